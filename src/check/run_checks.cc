@@ -1,0 +1,121 @@
+#include "check/run_checks.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "check/gen_graph.h"
+#include "check/single_task.h"
+#include "check/sync.h"
+#include "graph/graph.h"
+#include "graph/reach.h"
+
+namespace cc {
+
+bool parse_stages(std::string_view list, u32& bits, std::string& error) {
+  bits = 0;
+  while (!list.empty()) {
+    std::size_t comma = list.find(',');
+    std::string_view w = list.substr(0, comma);
+    if (w == "graph") bits |= kStageGraph;
+    else if (w == "single") bits |= kStageSingle;
+    else if (w == "sync") bits |= kStageSync;
+    else if (w == "mem") bits |= kStageMem;
+    else if (w == "semantic") bits |= kStageSemantic;
+    else {
+      error = fmt::format("unknown stage \"{}\" (graph, single, sync, mem, semantic)", w);
+      return false;
+    }
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+  }
+  return true;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+Finding setting_warning(std::string message) {
+  return make_finding(902, StageTag::Setting, std::move(message));
+}
+
+}  // namespace
+
+CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const CheckOptions& opt) {
+  auto t_all = Clock::now();
+  CheckResult res;
+  res.input = trace.file;
+  res.ranks = trace.op.ranks;
+  res.streams = static_cast<u32>(trace.streams.size());
+  res.tasks = trace.tasks.size();
+  FindingSink sink(opt.max_errors);
+  for (Finding& f : pre) sink.add(std::move(f));
+
+  auto timed = [&](const char* stage, auto&& fn) {
+    auto t0 = Clock::now();
+    fn();
+    res.times.push_back({stage, ms_since(t0)});
+  };
+
+  // The graph is always built: every later stage needs it. Its findings are
+  // reported only when the graph stage is selected.
+  TaskGraph graph;
+  timed("graph", [&] { graph = build_graph(trace); });
+  if (opt.stages & kStageGraph) {
+    check_gen_graph(trace, graph, sink);
+  } else {
+    sink.add(setting_warning("Stage GenGraph findings (101-103) not reported: --stages excludes graph."));
+  }
+  Reachability reach(trace, graph);
+  if (opt.stages & kStageSingle) {
+    timed("single", [&] {
+      check_single_tasks(trace, sink);
+      check_slave_streams(trace, sink);
+    });
+  } else {
+    sink.add(setting_warning("Stage SingleTaskCheck skipped: --stages excludes single."));
+  }
+  if (opt.stages & kStageSync) {
+    timed("sync", [&] { check_sync(trace, graph, reach, sink); });
+  } else {
+    sink.add(setting_warning("Stage SyncCheck skipped: --stages excludes sync."));
+  }
+
+  bool graph_broken = sink.has(101) || !graph.complete;
+  u32 later = opt.stages & (kStageMem | kStageSemantic);
+  if (graph_broken && later) {
+    sink.add(setting_warning(
+        "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
+        "(101/102)."));
+  } else {
+    if (!(opt.stages & kStageMem))
+      sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
+    if (!(opt.stages & kStageSemantic))
+      sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
+  }
+  res.stats.push_back(fmt::format("graph: {} sync keys, {} pairs, {} explicit edges, complete={}",
+                                  graph.key_count, graph.pairs.size(), graph.out_to.size(),
+                                  graph.complete ? "yes" : "no"));
+  res.stats.push_back(fmt::format("reachability: {} tasks scanned", reach.scanned()));
+
+  res.findings = std::move(sink.findings());
+  for (Finding& f : res.findings) {
+    f.refs.clear();
+    for (u32 id : f.tasks) {
+      const Task& k = trace.tasks[id];
+      f.refs.push_back({k.rank, k.stream, k.index, k.line});
+    }
+  }
+  res.totals = sink.totals();
+  res.errors = sink.errors();
+  res.warnings = sink.warnings();
+  res.pass = res.errors == 0;
+  res.ms = ms_since(t_all);
+  return res;
+}
+
+}  // namespace cc

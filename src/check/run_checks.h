@@ -1,0 +1,52 @@
+// Runs the stages of checks.md on one trace and collects the outcome.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/sink.h"
+#include "model/trace.h"
+
+namespace cc {
+
+enum StageBits : u32 {
+  kStageGraph = 1,
+  kStageSingle = 2,
+  kStageSync = 4,
+  kStageMem = 8,
+  kStageSemantic = 16,
+  kAllStages = 31,
+};
+
+// Parses "graph,single,sync,mem,semantic"; returns false on an unknown name.
+bool parse_stages(std::string_view list, u32& bits, std::string& error);
+
+struct CheckOptions {
+  u32 stages = kAllStages;
+  u32 max_errors = 20;  // per code
+  bool all_pairs = false;
+};
+
+struct StageTime {
+  std::string stage;
+  double ms = 0;
+};
+
+struct CheckResult {
+  std::string input;  // file, or FILE#CASE
+  bool pass = true;
+  std::vector<Finding> findings;  // capped per code, in stage order
+  CountMap totals;                // found per (severity, code, tag), before capping
+  u64 errors = 0, warnings = 0;
+  u32 ranks = 0, streams = 0;
+  u64 tasks = 0;
+  double ms = 0;  // whole check, excluding reading
+  double read_ms = 0;
+  std::vector<StageTime> times;
+  std::vector<std::string> stats;  // "-v" lines: per-stage statistics
+};
+
+// `pre` are findings raised before checking (by the reader or an importer).
+CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const CheckOptions& options);
+
+}  // namespace cc

@@ -1,0 +1,195 @@
+#include "check/single_task.h"
+
+#include <fmt/format.h>
+
+#include "model/describe.h"
+
+namespace cc {
+
+bool slice_addressable(const Trace& t, const Slice& s) {
+  if (s.rank >= t.op.ranks) return false;
+  if (t.buffer_size(s.rank, s.buf) == BufferSizes::kUndeclared) return false;
+  return s.offset + s.len >= s.offset;
+}
+
+namespace {
+
+// Problems of one slice, appended to `why`.
+void slice_problems(const Trace& t, const Slice& s, std::string_view role,
+                    std::vector<std::string>& why) {
+  std::string what = fmt::format("{} {}", role, describe_slice(t, s));
+  if (s.rank >= t.op.ranks) {
+    why.push_back(fmt::format("{}: rank {} is outside the operator's ranks 0..{}", what, s.rank,
+                              t.op.ranks - 1));
+    return;
+  }
+  u64 size = t.buffer_size(s.rank, s.buf);
+  if (size == BufferSizes::kUndeclared) {
+    why.push_back(fmt::format("{}: buffer type {} is not declared for rank {}", what,
+                              t.buffers.name(s.buf), s.rank));
+    return;
+  }
+  u64 end;
+  if (__builtin_add_overflow(s.offset, s.len, &end)) {
+    why.push_back(fmt::format("{}: offset + len overflows 64 bits", what));
+    return;
+  }
+  if (end > size)
+    why.push_back(fmt::format("{}: ends at {:#x}, past the end of the buffer (size {:#x})", what,
+                              end, size));
+}
+
+bool overlap(const Slice& a, const Slice& b) {
+  if (a.len == 0 || b.len == 0 || a.rank != b.rank || a.buf != b.buf) return false;
+  // [a.o, a.o+a.len) and [b.o, b.o+b.len) intersect; written without overflow.
+  return a.offset <= b.offset ? b.offset - a.offset < a.len : a.offset - b.offset < b.len;
+}
+
+void task_problems(const Trace& t, u32 id, std::vector<std::string>& why) {
+  const Task& k = t.tasks[id];
+  bool reduce = is_reduce_task(k.type);
+  bool batch = k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE;
+  u32 u = size_of(k.data_type);
+  for (u32 gi = 0; gi < k.group_count; ++gi) {
+    const Group& g = t.group(k, gi);
+    const Slice& dst = t.slices[g.dst];
+    std::string where = batch ? fmt::format("{} {}: ", reduce ? "group" : "pair", gi) : "";
+    for (u32 i = 0; i < g.src_count; ++i)
+      slice_problems(t, t.slices[g.first_src + i], where + "src", why);
+    slice_problems(t, dst, where + "dst", why);
+    if (g.src_count == 0) {
+      why.push_back(where + (batch ? "the group has no source" : "the reduce has no source"));
+      continue;
+    }
+    for (u32 i = 0; i < g.src_count; ++i) {
+      const Slice& src = t.slices[g.first_src + i];
+      if (src.len != dst.len)
+        why.push_back(fmt::format("{}src len {:#x} differs from dst len {:#x}", where, src.len,
+                                  dst.len));
+      else if (reduce && src.len % u != 0)
+        why.push_back(fmt::format("{}reduce length {:#x} is not a multiple of the {} element size ({})",
+                                  where, src.len, name(k.data_type), u));
+    }
+  }
+}
+
+// 202: pairs of slices of one task that must not overlap.
+bool find_overlap(const Trace& t, const Task& k, u32& a, u32& b) {
+  bool batch = k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE;
+  for (u32 gi = 0; gi < k.group_count; ++gi) {
+    const Group& g = t.group(k, gi);
+    // Sources of this group (and, in a batch, of every group) vs destinations.
+    for (u32 gj = batch ? 0 : gi; gj < (batch ? k.group_count : gi + 1); ++gj) {
+      const Group& h = t.group(k, gj);
+      for (u32 i = 0; i < h.src_count; ++i) {
+        u32 s = h.first_src + i;
+        if (overlap(t.slices[s], t.slices[g.dst])) {
+          if ((k.flags & kTaskCcu) && t.slices[s].offset == t.slices[g.dst].offset &&
+              t.slices[s].len == t.slices[g.dst].len)
+            continue;  // CCU nodes may read and write exactly one slice
+          a = s, b = g.dst;
+          return true;
+        }
+      }
+      if (batch && gj > gi && overlap(t.slices[h.dst], t.slices[g.dst])) {
+        a = g.dst, b = h.dst;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_single_tasks(const Trace& t, FindingSink& out) {
+  std::vector<std::string> why;
+  for (u32 id = 0; id < t.tasks.size(); ++id) {
+    const Task& k = t.tasks[id];
+    if (!is_data_task(k.type)) continue;
+    why.clear();
+    task_problems(t, id, why);
+    if (!why.empty()) {
+      if (out.wants(201)) {
+        Finding f = make_finding(201, StageTag::SingleTaskCheck,
+                                 fmt::format("Invalid slice in {}: {}.", task_position(t, id), why[0]));
+        for (std::size_t i = 1; i < why.size(); ++i) f.details.push_back("Also : " + why[i]);
+        f.details.push_back("Task : " + task_line(t, id));
+        f.tasks.push_back(id);
+        out.add(std::move(f));
+      } else {
+        out.count(201, Severity::Error);
+      }
+    }
+    u32 a, b;
+    if (find_overlap(t, k, a, b)) {
+      if (!out.wants(202)) {
+        out.count(202, Severity::Error);
+        continue;
+      }
+      Finding f = make_finding(
+          202, StageTag::SingleTaskCheck,
+          fmt::format("Slices of one task overlap: {} and {}.", describe_slice(t, t.slices[a]),
+                      describe_slice(t, t.slices[b])));
+      f.details.push_back("Task : " + task_line(t, id));
+      f.tasks.push_back(id);
+      out.add(std::move(f));
+    }
+  }
+}
+
+namespace {
+
+bool is_local_sync(const Task& k, TaskType type) { return k.type == type && k.peer == k.rank; }
+
+// A TRANS_MEM that moves nothing and stays on its rank (HCCL's "empty" copy).
+bool is_empty_local_copy(const Trace& t, const Task& k) {
+  if (k.type != TaskType::TRANS_MEM) return false;
+  for (u32 gi = 0; gi < k.group_count; ++gi) {
+    const Group& g = t.group(k, gi);
+    const Slice& d = t.slices[g.dst];
+    if (d.len != 0 || d.rank != k.rank) return false;
+    for (u32 i = 0; i < g.src_count; ++i) {
+      const Slice& s = t.slices[g.first_src + i];
+      if (s.len != 0 || s.rank != k.rank) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void check_slave_streams(const Trace& t, FindingSink& out) {
+  for (const Stream& s : t.streams) {
+    if (s.id == 0) continue;
+    u32 first = s.first_task, end = s.first_task + s.task_count;
+    u32 last = end;
+    while (last > first && is_empty_local_copy(t, t.tasks[last - 1])) --last;
+    std::string why;
+    u32 at = first;
+    if (last == first) {
+      why = "it holds no task but zero-length local copies";
+    } else if (!is_local_sync(t.tasks[first], TaskType::WAIT)) {
+      why = fmt::format("its first task is {}, not a local WAIT", describe_task(t, first));
+    } else if (last - first < 2) {
+      why = "it holds a single task: it cannot both begin with a local WAIT and end with a local RECORD";
+    } else if (!is_local_sync(t.tasks[last - 1], TaskType::RECORD)) {
+      at = last - 1;
+      why = fmt::format("its last task is {}, not a local RECORD", describe_task(t, at));
+    }
+    if (why.empty()) continue;
+    if (!out.wants(203)) {
+      out.count(203, Severity::Error);
+      continue;
+    }
+    Finding f = make_finding(203, StageTag::StreamCheck,
+                             fmt::format("Slave stream rank{}/s{} is invalid: {}.", s.rank, s.id, why));
+    if (s.task_count > 0) {
+      f.details.push_back("Task : " + task_line(t, at));
+      f.tasks.push_back(at);
+    }
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace cc

@@ -1,0 +1,30 @@
+#include "check/sink.h"
+
+namespace cc {
+
+bool FindingSink::wants(u16 code, std::string_view tag) const {
+  auto it = kept_.find({code, std::string(tag)});
+  return it == kept_.end() || it->second < cap_;
+}
+
+void FindingSink::count(u16 code, Severity s, std::string_view tag) {
+  ++totals_[{s, code, code == 0 ? std::string(tag) : std::string()}];
+  (s == Severity::Error ? errors_ : warnings_)++;
+}
+
+void FindingSink::add(Finding f) {
+  std::string tag = f.code == 0 ? f.tag : std::string();
+  count(f.code, f.severity, tag);
+  u64& kept = kept_[{f.code, tag}];
+  if (kept >= cap_) return;
+  ++kept;
+  findings_.push_back(std::move(f));
+}
+
+bool FindingSink::has(u16 code) const {
+  for (const auto& [key, n] : totals_)
+    if (std::get<1>(key) == code && n > 0) return true;
+  return false;
+}
+
+}  // namespace cc

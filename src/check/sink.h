@@ -1,0 +1,43 @@
+// Where stages put their findings: counts every finding, keeps at most `cap`
+// per code, so that a trace with a million races costs no memory for them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "model/finding.h"
+
+namespace cc {
+
+// What findings are counted by: severity, code, and for code 0 the tag.
+using CountKey = std::tuple<Severity, u16, std::string>;
+using CountMap = std::map<CountKey, u64>;
+
+class FindingSink {
+ public:
+  explicit FindingSink(u32 cap_per_code) : cap_(cap_per_code) {}
+
+  // Whether another finding with this code would still be kept; stages use
+  // it to skip building messages nobody will see (and call count() instead).
+  bool wants(u16 code, std::string_view tag = {}) const;
+  void add(Finding f);
+  void count(u16 code, Severity s, std::string_view tag = {});  // a finding not kept
+
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::vector<Finding>& findings() { return findings_; }
+  const CountMap& totals() const { return totals_; }
+  u64 errors() const { return errors_; }
+  u64 warnings() const { return warnings_; }
+  bool has(u16 code) const;  // any finding with this code, of either severity
+
+ private:
+  u32 cap_;
+  std::vector<Finding> findings_;
+  CountMap totals_;
+  std::map<std::pair<u16, std::string>, u64> kept_;
+  u64 errors_ = 0, warnings_ = 0;
+};
+
+}  // namespace cc

@@ -1,0 +1,231 @@
+// `collcheck check`: verify every operator of the inputs, in parallel, and
+// print the reports in input order.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "check/run_checks.h"
+#include "cli/commands.h"
+#include "graph/graph.h"
+#include "io/dot_writer.h"
+#include "io/load.h"
+#include "io/report_json.h"
+#include "io/report_text.h"
+
+namespace cc {
+
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "collcheck: error: %s\n", message.c_str());
+}
+
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> inputs;
+  std::string json, dot, format, op, case_glob, stages;
+  u32 max_errors = 20;
+  bool all_pairs = false;
+  unsigned jobs = 0;
+  bool quiet = false, verbose = false;
+};
+
+// Everything one input file produced, ready to print.
+struct FileOutcome {
+  std::vector<CheckResult> results;
+  std::string text;  // human report of every case
+  std::optional<InputError> error;
+};
+
+bool write_file(const std::string& path, const std::string& data, std::string& why) {
+  if (path == "-") {
+    std::fwrite(data.data(), 1, data.size(), stdout);
+    return true;
+  }
+  std::ofstream f(path, std::ios::binary);
+  f << data;
+  f.close();
+  if (!f) {
+    why = fmt::format("cannot write {}", path);
+    return false;
+  }
+  return true;
+}
+
+Finding dump_failed(const std::string& why) {
+  return make_finding(501, StageTag::Dump, fmt::format("Report file not written: {}.", why));
+}
+
+class Checker {
+ public:
+  Checker(const CheckArgs& a, const CheckOptions& o, const LoadOptions& l)
+      : args_(a), opt_(o), load_(l) {}
+
+  FileOutcome run(const std::string& file) const {
+    FileOutcome out;
+    auto t0 = std::chrono::steady_clock::now();
+    Result<std::vector<LoadedCase>> cases = load_file(file, load_);
+    double read_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!cases) {
+      out.error = InputError{file, cases.error().message};
+      return out;
+    }
+    for (LoadedCase& c : cases.value()) {
+      const Trace& trace = c.read.trace;
+      CheckResult r = run_checks(trace, std::move(c.read.findings), opt_);
+      r.input = c.name;
+      r.read_ms = read_ms / static_cast<double>(cases.value().size());
+      if (!args_.dot.empty()) {
+        TaskGraph g = build_graph(trace);
+        std::string why;
+        if (!write_file(args_.dot, format_dot(trace, g, r.findings, {}), why)) {
+          r.findings.push_back(dump_failed(why));
+          r.totals[{Severity::Error, 501, ""}]++;
+          r.errors++;
+          r.pass = false;
+        }
+      }
+      Verbosity v = args_.quiet ? Verbosity::Quiet : args_.verbose ? Verbosity::Verbose : Verbosity::Normal;
+      out.text += format_text_report(r, &trace, v, opt_.max_errors);
+      out.results.push_back(std::move(r));
+    }
+    return out;
+  }
+
+ private:
+  const CheckArgs& args_;
+  const CheckOptions& opt_;
+  const LoadOptions& load_;
+};
+
+// Runs `checker` over `files` on `jobs` threads; `emit` sees the outcomes in
+// input order, each as soon as it and all before it are done.
+template <typename Emit>
+void run_parallel(const Checker& checker, const std::vector<std::string>& files, unsigned jobs,
+                  Emit&& emit) {
+  std::vector<std::optional<FileOutcome>> done(files.size());
+  std::mutex m;
+  std::condition_variable cv;
+  std::size_t next = 0;
+  auto worker = [&] {
+    for (;;) {
+      std::size_t i;
+      {
+        std::lock_guard<std::mutex> lock(m);
+        if (next >= files.size()) return;
+        i = next++;
+      }
+      FileOutcome o = checker.run(files[i]);
+      {
+        std::lock_guard<std::mutex> lock(m);
+        done[i] = std::move(o);
+      }
+      cv.notify_all();
+    }
+  };
+  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  if (jobs == 1) worker();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return done[i].has_value(); });
+    FileOutcome o = std::move(*done[i]);
+    done[i].reset();
+    lock.unlock();
+    emit(std::move(o));
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+int run_check(const CheckArgs& a) {
+  CheckOptions opt;
+  opt.max_errors = a.max_errors;
+  opt.all_pairs = a.all_pairs;
+  if (!a.stages.empty()) {
+    std::string err;
+    if (!parse_stages(a.stages, opt.stages, err)) {
+      print_error(err);
+      return 2;
+    }
+  }
+  LoadOptions load;
+  if (!a.format.empty()) {
+    load.format = parse_format(a.format);
+    if (load.format == InputFormat::Unknown) {
+      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
+      return 2;
+    }
+  }
+  load.op = a.op;
+  load.case_glob = a.case_glob;
+  Result<std::vector<std::string>> files = expand_inputs(a.inputs);
+  if (!files) {
+    print_error(files.error().message);
+    return 2;
+  }
+  if (!a.dot.empty() && files.value().size() != 1) {
+    print_error("--dot needs exactly one input");
+    return 2;
+  }
+  Checker checker(a, opt, load);
+  std::vector<CheckResult> results;
+  std::vector<InputError> errors;
+  bool any_fail = false;
+  unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  run_parallel(checker, files.value(), jobs, [&](FileOutcome o) {
+    if (o.error) {
+      std::fflush(stdout);
+      print_error(o.error->message);
+      errors.push_back(std::move(*o.error));
+      return;
+    }
+    // With "--json -" standard output carries the JSON alone.
+    std::FILE* human = a.json == "-" ? stderr : stdout;
+    std::fwrite(o.text.data(), 1, o.text.size(), human);
+    std::fflush(human);
+    for (CheckResult& r : o.results) {
+      any_fail |= !r.pass;
+      if (!a.json.empty()) results.push_back(std::move(r));
+    }
+  });
+  int status = !errors.empty() ? 2 : any_fail ? 1 : 0;
+  if (!a.json.empty()) {
+    std::string why;
+    if (!write_file(a.json, format_json_report(results, errors), why)) {
+      std::fputs(format_finding(dump_failed(why)).c_str(), stdout);
+      if (status == 0) status = 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+CommandRun add_check_command(CLI::App& app) {
+  auto a = std::make_shared<CheckArgs>();
+  CLI::App* c = app.add_subcommand("check", "verify operators (the main job)");
+  c->add_option("INPUT", a->inputs, "trace files, HCCL VM databases, ST logs, or directories")
+      ->required();
+  c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
+  c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
+  c->add_option("--format", a->format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
+  c->add_option("--op", a->op, "operator parameters (JSON or file) for inputs without them");
+  c->add_option("--case", a->case_glob, "only the cases whose name matches this glob");
+  c->add_option("--stages", a->stages, "run only these stages: graph,single,sync,mem,semantic");
+  c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
+      ->check(CLI::PositiveNumber);
+  c->add_flag("--all-pairs", a->all_pairs, "stage 4: enumerate every conflicting pair");
+  c->add_option("-j", a->jobs, "check N inputs in parallel (default: number of cores)");
+  c->add_flag("-q,--quiet", a->quiet, "only the summary line");
+  c->add_flag("-v,--verbose", a->verbose, "also per-stage timings and statistics");
+  return [a] { return run_check(*a); };
+}
+
+}  // namespace cc

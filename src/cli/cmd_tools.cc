@@ -1,0 +1,125 @@
+// `collcheck stats` and `collcheck dot`: look at one input without checking it.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "check/run_checks.h"
+#include "cli/commands.h"
+#include "graph/graph.h"
+#include "graph/stats.h"
+#include "io/dot_writer.h"
+#include "io/load.h"
+
+namespace cc {
+
+namespace {
+
+struct ToolArgs {
+  std::string input, output, format, case_glob, focus;
+  u32 radius = 3;
+  bool highlight = true;
+};
+
+Result<std::vector<LoadedCase>> load(const ToolArgs& a) {
+  LoadOptions l;
+  if (!a.format.empty()) {
+    l.format = parse_format(a.format);
+    if (l.format == InputFormat::Unknown) return Error{fmt::format("unknown --format \"{}\"", a.format)};
+  }
+  l.case_glob = a.case_glob;
+  return load_file(a.input, l);
+}
+
+int run_stats(const ToolArgs& a) {
+  auto cases = load(a);
+  if (!cases) {
+    print_error(cases.error().message);
+    return 2;
+  }
+  for (LoadedCase& c : cases.value()) {
+    const Trace& t = c.read.trace;
+    TaskGraph g = build_graph(t);
+    if (cases.value().size() > 1) std::printf("== %s\n", c.name.c_str());
+    std::string s = format_stats(t, compute_stats(t, g));
+    std::fwrite(s.data(), 1, s.size(), stdout);
+  }
+  return 0;
+}
+
+// "r/s/i" -> task id.
+bool parse_task_position(const Trace& t, const std::string& text, u32& id) {
+  unsigned r, s, i;
+  char tail;
+  if (std::sscanf(text.c_str(), "%u/%u/%u%c", &r, &s, &i, &tail) != 3) return false;
+  for (const Stream& st : t.streams)
+    if (st.rank == r && st.id == s && i < st.task_count) {
+      id = st.first_task + i;
+      return true;
+    }
+  return false;
+}
+
+int run_dot(const ToolArgs& a) {
+  auto cases = load(a);
+  if (!cases) {
+    print_error(cases.error().message);
+    return 2;
+  }
+  if (cases.value().size() != 1) {
+    print_error(fmt::format("{}: holds {} cases; choose one with --case", a.input,
+                            cases.value().size()));
+    return 2;
+  }
+  LoadedCase& c = cases.value().front();
+  const Trace& t = c.read.trace;
+  TaskGraph g = build_graph(t);
+  DotOptions opt;
+  opt.radius = a.radius;
+  if (!a.focus.empty() && !parse_task_position(t, a.focus, opt.focus)) {
+    print_error(fmt::format("--focus {}: no such task (write RANK/STREAM/INDEX)", a.focus));
+    return 2;
+  }
+  std::vector<Finding> findings;
+  if (a.highlight) findings = run_checks(t, std::move(c.read.findings), CheckOptions{}).findings;
+  std::string dot = format_dot(t, g, findings, opt);
+  if (a.output.empty() || a.output == "-") {
+    std::fwrite(dot.data(), 1, dot.size(), stdout);
+    return 0;
+  }
+  std::ofstream f(a.output, std::ios::binary);
+  f << dot;
+  f.close();
+  if (!f) {
+    print_error(fmt::format("cannot write {}", a.output));
+    return 2;
+  }
+  return 0;
+}
+
+void common(CLI::App* c, ToolArgs& a) {
+  c->add_option("INPUT", a.input, "a trace, HCCL VM database or ST log")->required();
+  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
+  c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
+}
+
+}  // namespace
+
+CommandRun add_stats_command(CLI::App& app) {
+  auto a = std::make_shared<ToolArgs>();
+  CLI::App* c = app.add_subcommand("stats", "ranks, streams, tasks, edges, bytes moved");
+  common(c, *a);
+  return [a] { return run_stats(*a); };
+}
+
+CommandRun add_dot_command(CLI::App& app) {
+  auto a = std::make_shared<ToolArgs>();
+  CLI::App* c = app.add_subcommand("dot", "the task graph as Graphviz DOT");
+  common(c, *a);
+  c->add_option("-o,--output", a->output, "output file (default: standard output)");
+  c->add_option("--focus", a->focus, "draw only the neighbourhood of task RANK/STREAM/INDEX");
+  c->add_option("--radius", a->radius, "with --focus: edges away from the task (default 3)");
+  return [a] { return run_dot(*a); };
+}
+
+}  // namespace cc

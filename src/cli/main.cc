@@ -1,0 +1,36 @@
+// collcheck: a static verifier for collective-communication operators.
+#include <cstdio>
+#include <vector>
+
+#include "cli/commands.h"
+#include "collcheck_version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"collcheck: verify collective-communication operators from their records"};
+  app.set_version_flag("--version", std::string("collcheck ") + cc::kCollcheckVersion);
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, cc::CommandRun>> commands;
+  auto add = [&](cc::CommandRun (*f)(CLI::App&)) {
+    std::size_t before = app.get_subcommands({}).size();
+    cc::CommandRun run = f(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(run));
+  };
+  add(cc::add_check_command);
+  add(cc::add_stats_command);
+  add(cc::add_dot_command);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  for (auto& [sub, run] : commands)
+    if (sub->parsed()) return run();
+  return 2;
+}

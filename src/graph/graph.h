@@ -1,0 +1,60 @@
+// The task graph (stage 1): stream chains, RECORD->WAIT pairing by simulated
+// execution, explicit edges, and the topological order that simulation gives.
+//
+// Nodes are the trace's tasks (ids 0..N-1) plus a virtual START that
+// precedes every stream's first task. Edges are implicit where possible:
+// stream order is "id+1 within the stream's range", a sync edge is `partner`,
+// and only explicit edges (imports, CCU) are stored, in CSR form.
+#pragma once
+
+#include <vector>
+
+#include "model/trace.h"
+
+namespace cc {
+
+struct TaskGraph {
+  u32 task_count = 0;
+  std::vector<u32> stream_of;  // task -> index into Trace::streams
+
+  // Sync keys (recordRank, waitRank, notifyId), interned densely. key_of is
+  // kNone for non-sync tasks, prematched syncs and syncs naming a rank
+  // outside the operator (those are 101).
+  std::vector<u32> key_of;
+  u32 key_count = 0;
+  // All valid, non-prematched sync tasks grouped by key: tasks of key k are
+  // key_tasks[key_begin[k] .. key_begin[k+1]), in task-id order.
+  std::vector<u32> key_begin;
+  std::vector<u32> key_tasks;
+
+  // RECORD -> the WAIT it released, WAIT -> the RECORD it consumed (kNone).
+  std::vector<u32> partner;
+
+  // Explicit edges, CSR by source and by target.
+  std::vector<u32> out_begin, out_to;
+  std::vector<u32> in_begin, in_from;
+
+  // Simulated execution order: a topological order of every executed task.
+  std::vector<u32> order;
+  std::vector<u32> tau;  // task -> position in `order`, kNone if never executed
+
+  // Outcome of the simulation.
+  bool complete = false;                  // every task executed
+  std::vector<u32> blocked_heads;         // first unexecuted task of each stuck stream
+  std::vector<u32> unconsumed_records;    // executed RECORDs nobody consumed
+  // Consumed pairs in pairing order, grouped by key: WAIT ids of key k are
+  // pairs[pair_begin[k] .. pair_begin[k+1]), the RECORD is partner[wait].
+  std::vector<u32> pair_begin;
+  std::vector<u32> pairs;
+
+  bool executed(u32 task) const { return tau[task] != kNone; }
+  bool has_explicit_edges() const { return !out_to.empty(); }
+};
+
+// Builds the graph and runs the pairing simulation of checks.md.
+TaskGraph build_graph(const Trace& trace);
+
+// Whether a sync task takes part in notify pairing.
+bool pairs_by_notify(const Trace& trace, const Task& task);
+
+}  // namespace cc

@@ -1,0 +1,62 @@
+#include "graph/stats.h"
+
+#include <fmt/format.h>
+
+namespace cc {
+
+TraceStats compute_stats(const Trace& t, const TaskGraph& g) {
+  TraceStats s;
+  s.ranks = t.op.ranks;
+  s.streams = t.streams.size();
+  for (const Stream& st : t.streams) s.slave_streams += st.id != 0;
+  s.tasks = t.tasks.size();
+  s.sync_keys = g.key_count;
+  s.explicit_edges = g.out_to.size();
+  for (u32 id = 0; id < t.tasks.size(); ++id) {
+    const Task& k = t.tasks[id];
+    s.tasks_by_type[std::string(name(k.type))]++;
+    if (is_sync_task(k.type)) {
+      if (k.type == TaskType::RECORD) {
+        (k.peer == k.rank ? s.local_syncs : s.cross_rank_syncs)++;
+        if (g.partner[id] != kNone) s.sync_edges++;
+      }
+      continue;
+    }
+    bool remote = false;
+    for (u32 gi = 0; gi < k.group_count; ++gi) {
+      const Group& gr = t.group(k, gi);
+      for (u32 i = 0; i < gr.src_count; ++i) {
+        const Slice& sl = t.slices[gr.first_src + i];
+        s.bytes_by_buffer[t.buffers.name(sl.buf)].read += sl.len;
+        remote |= sl.rank != k.rank;
+      }
+      const Slice& d = t.slices[gr.dst];
+      s.bytes_by_buffer[t.buffers.name(d.buf)].written += d.len;
+      remote |= d.rank != k.rank;
+    }
+    s.remote_transfers += remote;
+  }
+  return s;
+}
+
+std::string format_stats(const Trace& t, const TraceStats& s) {
+  std::string out = fmt::format("operator : {} ranks={} dataType={}", name(t.op.type), s.ranks,
+                                name(t.op.data_type));
+  if (op_has_count(t.op.type)) out += fmt::format(" count={}", t.op.count);
+  if (!t.name.empty()) out += fmt::format(" name=\"{}\"", t.name);
+  out += "\n";
+  out += fmt::format("streams  : {} ({} main, {} slave)\n", s.streams, s.streams - s.slave_streams,
+                     s.slave_streams);
+  out += fmt::format("tasks    : {}\n", s.tasks);
+  for (const auto& [type, n] : s.tasks_by_type) out += fmt::format("  {:<16} {}\n", type, n);
+  out += fmt::format("syncs    : {} RECORD->WAIT edges, {} keys, {} local and {} cross-rank RECORDs\n",
+                     s.sync_edges, s.sync_keys, s.local_syncs, s.cross_rank_syncs);
+  if (s.explicit_edges) out += fmt::format("explicit : {} edges\n", s.explicit_edges);
+  out += fmt::format("transfers: {} data tasks touch another rank\n", s.remote_transfers);
+  out += "bytes    : buffer            read         written\n";
+  for (const auto& [buf, b] : s.bytes_by_buffer)
+    out += fmt::format("  {:<16} {:>14} {:>14}\n", buf, b.read, b.written);
+  return out;
+}
+
+}  // namespace cc

@@ -1,0 +1,25 @@
+// Reader of the collcheck trace format v1 (JSON Lines, trace-format.md).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "model/finding.h"
+#include "model/result.h"
+#include "model/trace.h"
+
+namespace cc {
+
+struct ReadTrace {
+  Trace trace;
+  // Findings the reader itself raises (101 for an unknown task type).
+  std::vector<Finding> findings;
+};
+
+// Reads and finalizes a trace. `display` is the name used in messages.
+Result<ReadTrace> read_jsonl_file(const std::string& path);
+Result<ReadTrace> read_jsonl_stream(std::FILE* f, const std::string& display);
+Result<ReadTrace> read_jsonl_string(const std::string& text, const std::string& display);
+
+}  // namespace cc

@@ -1,0 +1,205 @@
+#include "io/jsonl_writer.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+#include <map>
+
+#include "io/report_json.h"
+
+namespace cc {
+
+namespace {
+
+void append_u64_array(std::string& out, const u64* v, std::size_t n) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(out), "{}{}", i ? "," : "", v[i]);
+  out += ']';
+}
+
+void append_op(std::string& out, const Op& op) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{{\"type\":\"{}\",\"ranks\":{},\"dataType\":\"{}\"", name(op.type), op.ranks,
+                 name(op.data_type));
+  if (op_has_count(op.type)) fmt::format_to(it, ",\"count\":{}", op.count);
+  if (op_reduces(op.type) || op.has_reduce_op) fmt::format_to(it, ",\"reduceOp\":\"{}\"", name(op.reduce_op));
+  if (op_has_root(op.type)) fmt::format_to(it, ",\"root\":{}", op.root);
+  if (op.type == OpType::AllGatherV || op.type == OpType::ReduceScatterV) {
+    out += ",\"counts\":";
+    append_u64_array(out, op.counts.data(), op.counts.size());
+    if (op.displs_given) {
+      out += ",\"displs\":";
+      append_u64_array(out, op.displs.data(), op.displs.size());
+    }
+  }
+  if (op.type == OpType::AllToAllV) {
+    out += ",\"sendCounts\":[";
+    for (u32 i = 0; i < op.ranks; ++i) {
+      if (i) out += ',';
+      append_u64_array(out, op.send_counts.data() + u64{i} * op.ranks, op.ranks);
+    }
+    out += ']';
+  }
+  if (op.type == OpType::SendRecv || op.type == OpType::BatchSendRecv) {
+    out += ",\"items\":[";
+    for (std::size_t i = 0; i < op.items.size(); ++i)
+      fmt::format_to(it, "{}{{\"src\":{},\"dst\":{},\"count\":{}}}", i ? "," : "",
+                     static_cast<u64>(op.items[i].src), static_cast<u64>(op.items[i].dst),
+                     op.items[i].count);
+    out += ']';
+  }
+  if (op.in_place) out += ",\"inPlace\":true";
+  out += '}';
+}
+
+void append_slice(std::string& out, const Trace& t, const Slice& s) {
+  fmt::format_to(std::back_inserter(out), "{{\"rank\":{},\"type\":\"{}\",\"offset\":{},\"len\":{}}}",
+                 static_cast<u64>(s.rank), t.buffers.name(s.buf), s.offset, s.len);
+}
+
+}  // namespace
+
+std::string jsonl_header(const Trace& t) {
+  std::string out = "{\"format\":\"collcheck-trace\",\"version\":1";
+  if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
+  out += ",\"op\":";
+  append_op(out, t.op);
+  bool any = false;
+  for (std::size_t b = 0; b < t.sizes.declared.size(); ++b) {
+    if (t.sizes.declared[b] == BufferSizes::kUndeclared) continue;
+    out += any ? "," : ",\"buffers\":{";
+    fmt::format_to(std::back_inserter(out), "\"{}\":{}", t.buffers.name(static_cast<BufId>(b)),
+                   t.sizes.declared[b]);
+    any = true;
+  }
+  if (any) out += '}';
+  if (!t.sizes.per_rank.empty()) {
+    // Group by rank, in rank order, for stable output.
+    std::map<u32, std::map<std::string, u64>> by_rank;
+    for (auto [key, size] : t.sizes.per_rank)
+      by_rank[static_cast<u32>(key >> 16)][t.buffers.name(static_cast<BufId>(key & 0xffff))] = size;
+    out += ",\"rankBuffers\":{";
+    bool first_rank = true;
+    for (const auto& [rank, sizes] : by_rank) {
+      fmt::format_to(std::back_inserter(out), "{}\"{}\":{{", first_rank ? "" : ",", rank);
+      bool first = true;
+      for (const auto& [buf, size] : sizes) {
+        fmt::format_to(std::back_inserter(out), "{}\"{}\":{}", first ? "" : ",", buf, size);
+        first = false;
+      }
+      out += '}';
+      first_rank = false;
+    }
+    out += '}';
+  }
+  out += "}\n";
+  return out;
+}
+
+void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
+  const Task& k = t.tasks[id];
+  auto it = std::back_inserter(out);
+  if (k.type == TaskType::UNKNOWN) {
+    // The original type name is lost; keep the position with a marker type.
+    fmt::format_to(it, "{{\"rank\":{},\"stream\":{},\"type\":\"UNKNOWN\"}}\n", k.rank, k.stream);
+    return;
+  }
+  fmt::format_to(it, "{{\"rank\":{},\"stream\":{},\"type\":\"{}\"", k.rank, k.stream, name(k.type));
+  switch (k.type) {
+    case TaskType::TRANS_MEM: {
+      const Group& g = t.group(k, 0);
+      out += ",\"src\":";
+      append_slice(out, t, t.slices[g.first_src]);
+      out += ",\"dst\":";
+      append_slice(out, t, t.slices[g.dst]);
+      break;
+    }
+    case TaskType::BATCH_TRANS_MEM:
+      out += ",\"pairs\":[";
+      for (u32 i = 0; i < k.group_count; ++i) {
+        const Group& g = t.group(k, i);
+        out += i ? ",{\"src\":" : "{\"src\":";
+        append_slice(out, t, t.slices[g.first_src]);
+        out += ",\"dst\":";
+        append_slice(out, t, t.slices[g.dst]);
+        out += '}';
+      }
+      out += ']';
+      break;
+    case TaskType::REDUCE:
+    case TaskType::BATCH_REDUCE: {
+      auto group = [&](const Group& g) {
+        out += "\"srcs\":[";
+        for (u32 s = 0; s < g.src_count; ++s) {
+          if (s) out += ',';
+          append_slice(out, t, t.slices[g.first_src + s]);
+        }
+        out += "],\"dst\":";
+        append_slice(out, t, t.slices[g.dst]);
+      };
+      if (k.type == TaskType::REDUCE) {
+        out += ',';
+        group(t.group(k, 0));
+      } else {
+        out += ",\"groups\":[";
+        for (u32 i = 0; i < k.group_count; ++i) {
+          out += i ? ",{" : "{";
+          group(t.group(k, i));
+          out += '}';
+        }
+        out += ']';
+      }
+      if (k.data_type != t.op.data_type) fmt::format_to(it, ",\"dataType\":\"{}\"", name(k.data_type));
+      if (k.reduce_op != t.op.reduce_op || !op_reduces(t.op.type))
+        fmt::format_to(it, ",\"reduceOp\":\"{}\"", name(k.reduce_op));
+      break;
+    }
+    case TaskType::RECORD:
+      fmt::format_to(it, ",\"waitRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
+      break;
+    case TaskType::WAIT:
+      fmt::format_to(it, ",\"recordRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
+      break;
+    case TaskType::UNKNOWN:
+      break;
+  }
+  if (k.link != Link::NONE) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
+  out += "}\n";
+}
+
+std::string jsonl_task(const Trace& t, u32 id) {
+  std::string out;
+  append_jsonl_task(t, id, out);
+  return out;
+}
+
+std::string write_jsonl(const Trace& t, std::FILE* f) {
+  std::string buf = jsonl_header(t);
+  for (u32 id = 0; id < t.tasks.size(); ++id) {
+    append_jsonl_task(t, id, buf);
+    if (buf.size() > (1u << 20)) {
+      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return std::strerror(errno);
+      buf.clear();
+    }
+  }
+  if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return std::strerror(errno);
+  return {};
+}
+
+std::string write_jsonl_file(const Trace& t, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
+  std::string err = write_jsonl(t, f);
+  if (std::fclose(f) != 0 && err.empty()) err = std::strerror(errno);
+  return err.empty() ? err : fmt::format("cannot write {}: {}", path, err);
+}
+
+std::string to_jsonl(const Trace& t) {
+  std::string out = jsonl_header(t);
+  for (u32 id = 0; id < t.tasks.size(); ++id) append_jsonl_task(t, id, out);
+  return out;
+}
+
+}  // namespace cc

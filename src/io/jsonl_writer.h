@@ -1,0 +1,23 @@
+// Writes a trace in the collcheck trace format v1 (trace-format.md).
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "model/trace.h"
+
+namespace cc {
+
+// The header line (with its newline).
+std::string jsonl_header(const Trace& trace);
+// One task line (with its newline).
+std::string jsonl_task(const Trace& trace, u32 task);
+// Appends the task line to `out` (the fast path for large traces).
+void append_jsonl_task(const Trace& trace, u32 task, std::string& out);
+
+// Writes the whole trace, streams one after another. Returns "" or an error.
+std::string write_jsonl(const Trace& trace, std::FILE* f);
+std::string write_jsonl_file(const Trace& trace, const std::string& path);
+std::string to_jsonl(const Trace& trace);
+
+}  // namespace cc

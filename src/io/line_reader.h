@@ -1,0 +1,51 @@
+// Reads a text file line by line in large chunks, in memory bounded by the
+// longest line rather than the file. Every returned line is followed by at
+// least kLinePadding readable bytes, as simdjson requires.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/types.h"
+
+namespace cc {
+
+inline constexpr std::size_t kLinePadding = 64;
+
+class LineReader {
+ public:
+  LineReader() = default;
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  ~LineReader();
+
+  // Opens `path`; returns an error text ("" on success).
+  std::string open(const std::string& path);
+  // Reads from an already open stream (not closed by the reader).
+  void attach(std::FILE* f);
+  // Reads from a copy of `text`.
+  void attach_memory(std::string_view text);
+
+  // The next line without its end-of-line ("\n" or "\r\n"). False at the end
+  // of the input or on a read error (see `error()`).
+  bool next(std::string_view& line);
+  // 1-based number of the line last returned.
+  u64 line_number() const { return line_no_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool fill();
+
+  std::FILE* f_ = nullptr;
+  bool owned_ = false;
+  bool eof_ = false;
+  std::vector<char> buf_;
+  std::size_t begin_ = 0;  // start of unread data in buf_
+  std::size_t end_ = 0;    // end of valid data in buf_
+  u64 line_no_ = 0;
+  std::string error_;
+};
+
+}  // namespace cc

@@ -1,0 +1,37 @@
+// From command-line inputs to traces: directory expansion, format detection,
+// and the reader or importer for each format.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/detect.h"
+#include "io/jsonl_reader.h"
+#include "model/result.h"
+
+namespace cc {
+
+struct LoadOptions {
+  InputFormat format = InputFormat::Unknown;  // Unknown: detect from content
+  std::string op;                             // --op: JSON text or a file name
+  std::string case_glob;                      // --case
+};
+
+// One operator of an input: a trace file is one case; a database or an ST
+// log may hold many, each named FILE#CASE.
+struct LoadedCase {
+  std::string name;
+  ReadTrace read;
+};
+
+// Files named on the command line, with every supported file below each
+// directory (sorted, so runs are reproducible).
+Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& args);
+
+// Reads every case of one file that matches `case_glob`.
+Result<std::vector<LoadedCase>> load_file(const std::string& path, const LoadOptions& options);
+
+// Whether `name` matches the glob `pattern` (*, ?, [...]).
+bool glob_match(const std::string& pattern, const std::string& name);
+
+}  // namespace cc

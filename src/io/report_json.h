@@ -1,0 +1,23 @@
+// The machine-readable report of checks.md ("--json FILE").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/run_checks.h"
+
+namespace cc {
+
+// An input that could not be checked at all (exit status 2).
+struct InputError {
+  std::string input;
+  std::string message;
+};
+
+std::string format_json_report(const std::vector<CheckResult>& results,
+                               const std::vector<InputError>& errors);
+
+// JSON string literal for `s`, quotes included.
+std::string json_quote(std::string_view s);
+
+}  // namespace cc

@@ -1,0 +1,29 @@
+// Text for slices, tasks and sync keys, as every report prints them.
+#pragma once
+
+#include <string>
+
+#include "model/trace.h"
+
+namespace cc {
+
+// "[0x400,0x800)"
+std::string hex_range(u64 begin, u64 end);
+// "rank 2 CCL [0x400,0x800)"
+std::string describe_slice(const Trace& t, const Slice& s);
+// "2/0/3"
+std::string task_position(const Trace& t, u32 task);
+// "2/0/3 (ring.jsonl:41)"
+std::string task_ref(const Trace& t, u32 task);
+// "TRANS_MEM src=rank 2 INPUT [0x0,0x400) dst=rank 2 CCL [0x400,0x800) link=LOCAL"
+std::string describe_task(const Trace& t, u32 task);
+// "WAIT(3→2 #5)" / "RECORD(2→3 #6)"
+std::string describe_sync(const Trace& t, u32 task);
+// "2/0/3 (ring.jsonl:41) TRANS_MEM src=..."
+std::string task_line(const Trace& t, u32 task);
+
+// A RECORD/WAIT's key endpoints.
+inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer; }
+inline u32 wait_rank(const Task& k) { return k.type == TaskType::WAIT ? k.rank : k.peer; }
+
+}  // namespace cc

@@ -1,0 +1,55 @@
+// A finding: one error or warning with its code, message and the tasks it is about.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/types.h"
+
+namespace cc {
+
+enum class Severity : u8 { Error, Warning };
+
+// The stage tags of checks.md, as printed in `[Stage]`.
+enum class StageTag : u8 {
+  GenGraph,
+  SingleTaskCheck,
+  StreamCheck,
+  SyncCheck,
+  MemConflict,
+  SemanticCheck,
+  Setting,  // 902 and other run-level findings
+  Dump,     // 501
+  Runtime,  // 901
+};
+
+std::string_view name(StageTag s);
+
+// A task as reports name it: rank/stream/index and its source line.
+struct TaskRef {
+  u32 rank = 0, stream = 0, index = 0, line = 0;
+};
+
+struct Finding {
+  u16 code = 0;  // 0: a named warning without an HCCL code (tag in `tag`)
+  Severity severity = Severity::Error;
+  StageTag stage = StageTag::GenGraph;
+  std::string tag;                   // overrides the code's name when non-empty
+  std::string message;               // the headline
+  std::vector<std::string> details;  // further lines, printed indented
+  std::vector<u32> tasks;            // task ids in the trace, in order of mention
+  std::vector<TaskRef> refs;         // the same tasks, resolved (run_checks fills it)
+};
+
+// Name of an error code (e.g. 302 -> "MEMCONFLICT_DETECTED"); "" if unknown.
+std::string_view code_name(u16 code);
+// Severity a code has by definition (404, 902: warnings).
+Severity code_severity(u16 code);
+
+inline std::string finding_name(const Finding& f) {
+  return f.tag.empty() ? std::string(code_name(f.code)) : f.tag;
+}
+
+Finding make_finding(u16 code, StageTag stage, std::string message);
+
+}  // namespace cc

@@ -1,0 +1,125 @@
+// The trace: one operator, its buffers, and every rank's streams of tasks.
+//
+// Storage is data-oriented so that ten million tasks fit comfortably: tasks,
+// groups and slices live in flat arrays and refer to each other by index.
+// After `finalize_trace`, the tasks of one stream are contiguous and in
+// execution order, streams are sorted by (rank, stream id), and task ids are
+// positions in `tasks`.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/op.h"
+#include "model/types.h"
+
+namespace cc {
+
+// Interned buffer type names. INPUT and OUTPUT always have ids 0 and 1.
+using BufId = u16;
+inline constexpr BufId kInput = 0;
+inline constexpr BufId kOutput = 1;
+
+struct BufferNames {
+  std::vector<std::string> names{"INPUT", "OUTPUT"};
+  std::unordered_map<std::string, BufId> ids{{"INPUT", kInput}, {"OUTPUT", kOutput}};
+
+  // Returns the id of `name`, adding it if new (kNone16 if the table is full).
+  BufId intern(std::string_view name);
+  const std::string& name(BufId id) const { return names[id]; }
+};
+inline constexpr BufId kNoBuf = 0xffff;
+
+// The half-open byte range [offset, offset+len) of buffer `buf` on `rank`.
+struct Slice {
+  u64 offset = 0;
+  u64 len = 0;
+  u32 rank = 0;
+  BufId buf = 0;
+};
+
+// One destination and the sources that feed it. A copy has exactly one
+// source; a reduce has any number (zero is an error of stage 2).
+struct Group {
+  u32 dst = 0;        // index into Trace::slices
+  u32 first_src = 0;  // index of the first source slice
+  u32 src_count = 0;
+};
+
+// Flags on a task.
+enum TaskFlags : u8 {
+  kTaskCcu = 1,        // produced by CCU expansion (ccu.md)
+  kTaskPrematched = 2, // a sync whose edges are explicit (Trace::extra_edges)
+};
+
+struct Task {
+  TaskType type = TaskType::UNKNOWN;
+  DataType data_type = DataType::INT8;  // reduces: element type
+  ReduceOp reduce_op = ReduceOp::SUM;   // reduces: the operator
+  Link link = Link::NONE;
+  u8 flags = 0;
+  u32 rank = 0;
+  u32 stream = 0;  // stream id as written in the file
+  u32 index = 0;   // position within the stream, from 0
+  // Data tasks: groups [first_group, first_group+group_count).
+  u32 first_group = 0;
+  u32 group_count = 0;
+  // RECORD: peer = waitRank; WAIT: peer = recordRank.
+  u32 peer = 0;
+  u32 notify = 0;
+  u32 line = 0;  // 1-based line of the source file (0: none)
+};
+
+struct Stream {
+  u32 rank = 0;
+  u32 id = 0;
+  u32 first_task = 0;
+  u32 task_count = 0;
+};
+
+// Byte sizes of the buffers of every rank. Nothing here is allocated in
+// proportion to the rank count unless the operator itself lists per-rank
+// numbers (V counts, an AllToAllV matrix), so a hostile header cannot make
+// collcheck allocate memory it has not seen backed by data.
+struct BufferSizes {
+  static constexpr u64 kUndeclared = ~u64{0};
+  std::vector<u64> declared;  // by BufId; kUndeclared if not in `buffers`
+  std::unordered_map<u64, u64> per_rank;  // (rank << 16 | buf) -> size, from rankBuffers
+  // Implied INPUT/OUTPUT sizes: a constant, the root's, or a per-rank table.
+  u64 input_all = 0, output_all = 0;
+  u64 input_root = 0, output_root = 0;
+  bool by_root = false;
+  std::vector<u64> input_by_rank, output_by_rank;            // V ops, AllToAllV
+  std::unordered_map<u32, u64> input_sparse, output_sparse;  // send/recv items
+  bool sparse = false;
+};
+
+struct Trace {
+  std::string file;  // as given on the command line (reports)
+  std::string name;  // header "name" (optional)
+  Op op;
+  BufferNames buffers;
+  BufferSizes sizes;
+  std::vector<Task> tasks;
+  std::vector<Group> groups;
+  std::vector<Slice> slices;
+  std::vector<Stream> streams;
+  // Explicit edges (from, to) beyond stream order and RECORD->WAIT pairing,
+  // for imported graphs and CCU expansion.
+  std::vector<std::pair<u32, u32>> extra_edges;
+
+  // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
+  u64 buffer_size(u32 rank, BufId buf) const;
+
+  const Group& group(const Task& t, u32 i) const { return groups[t.first_group + i]; }
+  const Slice& slice(u32 i) const { return slices[i]; }
+  u32 stream_of(u32 task) const;  // index into `streams` (binary search)
+};
+
+// Sorts tasks into per-stream order, builds `streams`, and fills the implied
+// INPUT/OUTPUT sizes. Returns an error message if an implied size overflows.
+// `new_ids`, if given, receives each task's new id by its old position.
+std::string finalize_trace(Trace& trace, std::vector<u32>* new_ids = nullptr);
+
+}  // namespace cc

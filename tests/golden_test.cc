@@ -1,0 +1,129 @@
+// Golden end-to-end cases: runs the collcheck binary on every file below
+// tests/cases/ and compares its exit status and the set of codes it reports
+// with the case's expectation.
+//
+// The expectation is a comment line in the case (JSON Lines traces)
+//     # expect: exit=1 codes=102,103
+//     # expect: exit=2 error="t.jsonl:3: missing"      (substring of stderr)
+// or the same text in a sidecar file CASE.expect (formats without comments).
+// `codes` lists every distinct code reported, errors and warnings alike;
+// `args=...` (optional, last) adds options to the command line.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace cc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GoldenCase {
+  std::string path;
+  int exit = -1;
+  std::set<int> codes;
+  bool check_codes = false;
+  std::string error;  // expected substring of standard error
+  std::string args;
+};
+
+std::string read_all(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+bool parse_expect(const std::string& text, GoldenCase& c) {
+  static const std::regex line_re(R"((?:^|\n)#?\s*expect:\s*([^\n]*))");
+  std::smatch m;
+  if (!std::regex_search(text, m, line_re)) return false;
+  std::string spec = m[1];
+  std::smatch f;
+  if (std::regex_search(spec, f, std::regex(R"(exit=(\d))"))) c.exit = std::stoi(f[1]);
+  if (std::regex_search(spec, f, std::regex(R"(codes=([0-9,]*))"))) {
+    c.check_codes = true;
+    std::stringstream ss(f[1]);
+    std::string code;
+    while (std::getline(ss, code, ','))
+      if (!code.empty()) c.codes.insert(std::stoi(code));
+  }
+  if (std::regex_search(spec, f, std::regex(R"re(error="((?:[^"\\]|\\.)*)")re"))) {
+    std::string e = f[1];
+    for (std::size_t i = 0; i < e.size(); ++i)
+      if (e[i] == '\\' && i + 1 < e.size()) e.erase(i, 1);
+    c.error = e;
+  }
+  if (std::regex_search(spec, f, std::regex(R"(args=(.*)$)"))) c.args = f[1];
+  return c.exit >= 0;
+}
+
+std::vector<GoldenCase> discover() {
+  std::vector<GoldenCase> cases;
+  fs::path root = fs::path(source_dir()) / "tests" / "cases";
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file()) continue;
+    std::string p = e.path().string();
+    std::string ext = e.path().extension().string();
+    if (ext == ".expect" || ext == ".md" || ext == ".py" || ext == ".json") continue;
+    GoldenCase c;
+    c.path = p;
+    std::string sidecar = p + ".expect";
+    bool ok = fs::exists(sidecar) ? parse_expect(read_all(sidecar), c)
+                                  : parse_expect(read_all(p).substr(0, 1 << 16), c);
+    if (!ok) c.exit = -2;  // a case without an expectation is itself a failure
+    cases.push_back(c);
+  }
+  std::sort(cases.begin(), cases.end(),
+            [](const GoldenCase& a, const GoldenCase& b) { return a.path < b.path; });
+  return cases;
+}
+
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.path; }
+
+class Golden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(Golden, Case) {
+  const GoldenCase& c = GetParam();
+  ASSERT_NE(c.exit, -2) << c.path << ": no \"expect:\" line";
+  std::string json = temp_path(fs::path(c.path).filename().string() + ".report.json");
+  fs::remove(json);
+  RunResult r = run_collcheck(fmt::format("check -q -j1 --json {} {} '{}'", json, c.args, c.path));
+  EXPECT_EQ(r.status, c.exit) << c.path << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
+  if (!c.error.empty()) {
+    EXPECT_NE(r.err.find(c.error), std::string::npos) << "stderr: " << r.err;
+  }
+  if (c.exit == 2) {
+    // Every unusable input is said in one line "collcheck: error: FILE:...".
+    EXPECT_EQ(r.err.rfind("collcheck: error: ", 0), 0u) << r.err;
+  }
+  if (!c.check_codes) return;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(json).get(doc), simdjson::SUCCESS) << "no JSON report for " << c.path;
+  std::set<int> got;
+  for (simdjson::dom::element input : doc["inputs"].get_array())
+    for (simdjson::dom::element f : input["counts"].get_array()) got.insert(int(int64_t(f["code"])));
+  EXPECT_EQ(got, c.codes) << c.path << "\n" << r.out;
+}
+
+std::string case_name(const ::testing::TestParamInfo<GoldenCase>& info) {
+  fs::path root = fs::path(source_dir()) / "tests" / "cases";
+  std::string rel = fs::relative(info.param.path, root).string();
+  for (char& ch : rel)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return rel;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(discover()), case_name);
+
+}  // namespace
+}  // namespace cc::test

@@ -1,0 +1,84 @@
+#include "test_util.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace cc::test {
+
+Trace parse(const std::string& text) {
+  Result<ReadTrace> r = read_jsonl_string(text, "t.jsonl");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  if (!r.ok()) return Trace{};
+  return std::move(r.value().trace);
+}
+
+std::vector<u16> codes_of(const Trace& t, const CheckOptions& opt) {
+  CheckResult res = run_checks(t, {}, opt);
+  std::vector<u16> codes;
+  for (const auto& [key, n] : res.totals)
+    for (u64 i = 0; i < n; ++i) codes.push_back(std::get<1>(key));
+  std::sort(codes.begin(), codes.end());
+  return codes;
+}
+
+std::vector<u16> codes_of(const std::string& text, const CheckOptions& opt) {
+  Result<ReadTrace> r = read_jsonl_string(text, "t.jsonl");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  if (!r.ok()) return {};
+  CheckResult res = run_checks(r.value().trace, std::move(r.value().findings), opt);
+  std::vector<u16> codes;
+  for (const auto& [key, n] : res.totals)
+    for (u64 i = 0; i < n; ++i) codes.push_back(std::get<1>(key));
+  std::sort(codes.begin(), codes.end());
+  return codes;
+}
+
+std::string reader_error(const std::string& text) {
+  Result<ReadTrace> r = read_jsonl_string(text, "t.jsonl");
+  return r.ok() ? std::string() : r.error().message;
+}
+
+std::string header(const std::string& op_json, const std::string& extra) {
+  return fmt::format("{{\"format\":\"collcheck-trace\",\"version\":1,\"op\":{}{}}}\n", op_json,
+                     extra.empty() ? "" : "," + extra);
+}
+
+std::string source_dir() { return COLLCHECK_SOURCE_DIR; }
+
+std::string temp_path(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / fmt::format("collcheck-test-{}", getpid());
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+RunResult run_collcheck(const std::string& args) {
+  static int counter = 0;
+  std::string out = temp_path(fmt::format("out{}.txt", counter));
+  std::string err = temp_path(fmt::format("err{}.txt", counter++));
+  std::string cmd = fmt::format("{} {} >{} 2>{}", COLLCHECK_BINARY, args, out, err);
+  int rc = std::system(cmd.c_str());
+  RunResult r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace cc::test

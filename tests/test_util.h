@@ -1,0 +1,35 @@
+// Helpers shared by the unit tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/run_checks.h"
+#include "io/jsonl_reader.h"
+
+namespace cc::test {
+
+// Reads a trace from text; fails the test on a reader error.
+Trace parse(const std::string& text);
+// Reads, checks, and returns the codes found (sorted, with repeats).
+std::vector<u16> codes_of(const std::string& text, const CheckOptions& opt = {});
+// Codes of a trace built in code.
+std::vector<u16> codes_of(const Trace& t, const CheckOptions& opt = {});
+// The error message of a text the reader must reject ("" if it was accepted).
+std::string reader_error(const std::string& text);
+
+// Header line for an operator given as the JSON of its "op" object.
+std::string header(const std::string& op_json, const std::string& extra = "");
+
+// Runs the collcheck binary with `args`; returns its exit status and output.
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+RunResult run_collcheck(const std::string& args);
+
+std::string source_dir();
+std::string temp_path(const std::string& name);
+
+}  // namespace cc::test
