@@ -92,6 +92,8 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
         "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
         "(101/102)."));
   } else {
+    // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
+    // order, each only when selected by --stages.
     if (!(opt.stages & kStageMem))
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     if (!(opt.stages & kStageSemantic))
