@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "check/gen_graph.h"
+#include "check/mem_conflict.h"
 #include "check/single_task.h"
 #include "check/sync.h"
 #include "graph/graph.h"
@@ -94,8 +95,16 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
   } else {
     // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
     // order, each only when selected by --stages.
-    if (!(opt.stages & kStageMem))
+    if (opt.stages & kStageMem) {
+      MemConflictStats ms;
+      timed("mem", [&] {
+        check_mem_conflict(trace, graph, reach, MemConflictOptions{opt.all_pairs}, sink, nullptr, &ms);
+      });
+      res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs",
+                                      ms.accesses, ms.queries, ms.pairs));
+    } else {
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
+    }
     if (!(opt.stages & kStageSemantic))
       sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
   }

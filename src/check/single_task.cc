@@ -14,28 +14,29 @@ bool slice_addressable(const Trace& t, const Slice& s) {
 
 namespace {
 
-// Problems of one slice, appended to `why`.
+// Problems of one slice, appended to `why` (text built only on a problem:
+// this runs for every slice of every trace).
 void slice_problems(const Trace& t, const Slice& s, std::string_view role,
                     std::vector<std::string>& why) {
-  std::string what = fmt::format("{} {}", role, describe_slice(t, s));
+  auto what = [&] { return fmt::format("{} {}", role, describe_slice(t, s)); };
   if (s.rank >= t.op.ranks) {
-    why.push_back(fmt::format("{}: rank {} is outside the operator's ranks 0..{}", what, s.rank,
+    why.push_back(fmt::format("{}: rank {} is outside the operator's ranks 0..{}", what(), s.rank,
                               t.op.ranks - 1));
     return;
   }
   u64 size = t.buffer_size(s.rank, s.buf);
   if (size == BufferSizes::kUndeclared) {
-    why.push_back(fmt::format("{}: buffer type {} is not declared for rank {}", what,
+    why.push_back(fmt::format("{}: buffer type {} is not declared for rank {}", what(),
                               t.buffers.name(s.buf), s.rank));
     return;
   }
   u64 end;
   if (__builtin_add_overflow(s.offset, s.len, &end)) {
-    why.push_back(fmt::format("{}: offset + len overflows 64 bits", what));
+    why.push_back(fmt::format("{}: offset + len overflows 64 bits", what()));
     return;
   }
   if (end > size)
-    why.push_back(fmt::format("{}: ends at {:#x}, past the end of the buffer (size {:#x})", what,
+    why.push_back(fmt::format("{}: ends at {:#x}, past the end of the buffer (size {:#x})", what(),
                               end, size));
 }
 
@@ -53,7 +54,7 @@ void task_problems(const Trace& t, u32 id, std::vector<std::string>& why) {
   for (u32 gi = 0; gi < k.group_count; ++gi) {
     const Group& g = t.group(k, gi);
     const Slice& dst = t.slices[g.dst];
-    std::string where = batch ? fmt::format("{} {}: ", reduce ? "group" : "pair", gi) : "";
+    std::string where = batch ? fmt::format("{} {}: ", reduce ? "group" : "pair", gi) : std::string();
     for (u32 i = 0; i < g.src_count; ++i)
       slice_problems(t, t.slices[g.first_src + i], where + "src", why);
     slice_problems(t, dst, where + "dst", why);

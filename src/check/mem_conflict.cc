@@ -1,0 +1,286 @@
+#include "check/mem_conflict.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "check/access_set.h"
+#include "check/interval_map.h"
+#include "check/single_task.h"
+#include "model/describe.h"
+
+namespace cc {
+
+namespace {
+
+struct Frontier {
+  AccessSet writes;  // W
+  AccessSet reads;   // R
+  bool operator==(const Frontier& o) const { return writes == o.writes && reads == o.reads; }
+};
+
+using DomainMap = SplitIntervalMap<Frontier>;
+
+u64 domain_key(const Slice& s) { return (u64{s.rank} << 16) | s.buf; }
+
+struct Access {
+  u64 domain;
+  u64 begin, end;
+  u32 slice;
+  bool write;
+};
+
+// Where one conflicting pair touches: a byte range of one domain.
+struct Overlap {
+  u32 earlier_slice, later_slice;
+  u64 domain, begin, end;
+};
+
+// The accesses of a data task: sources read, destinations written; slices
+// that are empty or not addressable (stage 2 reports those) are left out.
+void task_accesses(const Trace& t, const Task& k, std::vector<Access>& out) {
+  out.clear();
+  for (u32 gi = 0; gi < k.group_count; ++gi) {
+    const Group& g = t.group(k, gi);
+    auto add = [&](u32 si, bool write) {
+      const Slice& s = t.slices[si];
+      if (s.len == 0 || !slice_addressable(t, s)) return;
+      out.push_back({domain_key(s), s.offset, s.offset + s.len, si, write});
+    };
+    for (u32 i = 0; i < g.src_count; ++i) add(g.first_src + i, false);
+    add(g.dst, true);
+  }
+}
+
+// The nearest RECORD/WAIT before (dir = -1) or after (dir = +1) a task on its stream.
+u32 nearest_sync(const Trace& t, const TaskGraph& g, u32 task, int dir) {
+  const Stream& s = t.streams[g.stream_of[task]];
+  if (dir < 0) {
+    for (u32 i = task; i > s.first_task;)
+      if (is_sync_task(t.tasks[--i].type)) return i;
+  } else {
+    for (u32 i = task + 1; i < s.first_task + s.task_count; ++i)
+      if (is_sync_task(t.tasks[i].type)) return i;
+  }
+  return kNone;
+}
+
+std::string sync_line(const Trace& t, u32 task) {
+  return task == kNone ? "(none)" : fmt::format("{} {}", task_position(t, task), describe_task(t, task));
+}
+
+std::string domain_text(const Trace& t, u64 domain, u64 begin, u64 end) {
+  return fmt::format("rank {} {} {}", domain >> 16, t.buffers.name(static_cast<BufId>(domain & 0xffff)),
+                     hex_range(begin, end));
+}
+
+std::string access_text(const Trace& t, u32 task, u32 slice, bool write) {
+  const Slice& s = t.slices[slice];
+  return fmt::format("{} {} {}  {}", task_ref(t, task), write ? "writes" : "reads",
+                     hex_range(s.offset, s.offset + s.len), describe_task(t, task));
+}
+
+class Sweep {
+ public:
+  Sweep(const Trace& t, const TaskGraph& g, Reachability& reach, const MemConflictOptions& opt,
+        FindingSink& out, std::vector<ConflictPair>* pairs, MemConflictStats* stats)
+      : t_(t), g_(g), reach_(reach), opt_(opt), out_(out), pairs_(pairs), stats_(stats) {
+    // Which task owns each slice, and whether the slice is written.
+    task_of_slice_.assign(t.slices.size(), kNone);
+    written_.assign(t.slices.size(), 0);
+    for (u32 id = 0; id < t.tasks.size(); ++id) {
+      const Task& k = t.tasks[id];
+      if (!is_data_task(k.type)) continue;
+      for (u32 gi = 0; gi < k.group_count; ++gi) {
+        const Group& gr = t.group(k, gi);
+        for (u32 i = 0; i < gr.src_count; ++i) task_of_slice_[gr.first_src + i] = id;
+        task_of_slice_[gr.dst] = id;
+        written_[gr.dst] = 1;
+      }
+    }
+  }
+
+  void run() {
+    for (u32 task : g_.order) {
+      const Task& k = t_.tasks[task];
+      if (!is_data_task(k.type)) continue;
+      task_accesses(t_, k, accesses_);
+      if (accesses_.empty()) continue;
+      if (stats_) stats_->accesses += accesses_.size();
+      answers_.clear();
+      overlaps_.clear();
+      find_conflicts(task);
+      update_frontiers(task);
+      if (opt_.all_pairs) record_history();
+      if (!overlaps_.empty()) report(task);
+    }
+  }
+
+ private:
+  // Whether task x happens before the current task (memoised per task).
+  bool before(u32 x, u32 current) {
+    if (x == current) return true;
+    for (auto [task, yes] : answers_)
+      if (task == x) return yes;
+    bool yes = reach_.happens_before(x, current);
+    if (stats_) stats_->queries++;
+    answers_.emplace_back(x, yes);
+    return yes;
+  }
+
+  void find_conflicts(u32 task) {
+    for (const Access& a : accesses_) {
+      if (opt_.all_pairs) {
+        find_in_history(task, a);
+        continue;
+      }
+      auto it = domains_.find(a.domain);
+      if (it == domains_.end()) continue;
+      it->second.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) {
+        auto check = [&](u32 x) {
+          u32 tx = task_of_slice_[x];
+          if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
+        };
+        for (u32 x : f.writes) check(x);
+        if (a.write)
+          for (u32 x : f.reads) check(x);
+      });
+    }
+  }
+
+  void update_frontiers(u32 task) {
+    for (const Access& a : accesses_) {
+      DomainMap& m = domains_[a.domain];
+      auto unordered = [&](u32 x) { return !before(task_of_slice_[x], task); };
+      m.visit(a.begin, a.end, true, [&](u64, u64, Frontier& f) {
+        if (a.write) {
+          f.writes.retain(unordered);
+          f.writes.insert(a.slice);
+          f.reads.retain(unordered);
+        } else {
+          f.reads.retain(unordered);
+          f.reads.insert(a.slice);
+        }
+      });
+      m.coalesce(a.begin, a.end);
+    }
+  }
+
+  // --all-pairs: every earlier access of the domain is a candidate partner.
+  // Cost grows with the number of earlier overlapping accesses (debug use).
+  void find_in_history(u32 task, const Access& a) {
+    auto it = history_.find(a.domain);
+    if (it == history_.end()) return;
+    for (const Access& h : it->second) {
+      if (h.end <= a.begin || a.end <= h.begin || (!h.write && !a.write)) continue;
+      u32 th = task_of_slice_[h.slice];
+      if (!before(th, task))
+        overlaps_.push_back({h.slice, a.slice, a.domain, std::max(h.begin, a.begin), std::min(h.end, a.end)});
+    }
+  }
+
+  void record_history() {
+    for (const Access& a : accesses_) history_[a.domain].push_back(a);
+  }
+
+  void report(u32 later) {
+    // Group by earlier task, in τ order; merge each pair's overlaps.
+    std::sort(overlaps_.begin(), overlaps_.end(), [&](const Overlap& x, const Overlap& y) {
+      u32 tx = g_.tau[task_of_slice_[x.earlier_slice]], ty = g_.tau[task_of_slice_[y.earlier_slice]];
+      if (tx != ty) return tx < ty;
+      if (x.domain != y.domain) return x.domain < y.domain;
+      return x.begin < y.begin;
+    });
+    std::vector<u32> partners;
+    for (const Overlap& o : overlaps_) {
+      u32 e = task_of_slice_[o.earlier_slice];
+      if (partners.empty() || partners.back() != e) partners.push_back(e);
+    }
+    if (pairs_)
+      for (u32 e : (opt_.all_pairs ? partners : std::vector<u32>{partners.front()}))
+        pairs_->push_back({e, later});
+    if (stats_) stats_->pairs += opt_.all_pairs ? partners.size() : 1;
+    // One finding per reported pair: the first partner, or every partner
+    // with --all-pairs.
+    std::size_t shown = opt_.all_pairs ? partners.size() : 1;
+    for (std::size_t p = 0; p < shown; ++p) {
+      if (!out_.wants(302)) {
+        out_.count(302, Severity::Error);
+        continue;
+      }
+      u32 earlier = partners[p];
+      Finding f = make_finding(302, StageTag::MemConflict,
+                               "Unordered tasks touch overlapping bytes; at least one writes.");
+      const Overlap* first = nullptr;
+      u64 dom = 0, b = 0, e = 0;
+      bool open = false;
+      auto flush = [&] {
+        if (open) f.details.push_back("Bytes   : " + domain_text(t_, dom, b, e));
+      };
+      for (const Overlap& o : overlaps_) {
+        if (task_of_slice_[o.earlier_slice] != earlier) continue;
+        if (!first) first = &o;
+        if (open && o.domain == dom && o.begin <= e) {
+          e = std::max(e, o.end);
+          continue;
+        }
+        flush();
+        dom = o.domain, b = o.begin, e = o.end, open = true;
+      }
+      flush();
+      f.details.push_back("Earlier : " + access_text(t_, earlier, first->earlier_slice,
+                                                      written_[first->earlier_slice]));
+      f.details.push_back("Later   : " + access_text(t_, later, first->later_slice,
+                                                      written_[first->later_slice]));
+      f.details.push_back("Last sync before the earlier task on its stream : " +
+                          sync_line(t_, nearest_sync(t_, g_, earlier, -1)));
+      f.details.push_back("First sync after the earlier task on its stream : " +
+                          sync_line(t_, nearest_sync(t_, g_, earlier, +1)));
+      if (!opt_.all_pairs && partners.size() > 1) {
+        std::string more;
+        for (std::size_t i = 1; i < partners.size() && i <= 5; ++i)
+          more += (i > 1 ? ", " : "") + task_position(t_, partners[i]);
+        if (partners.size() > 6) more += fmt::format(" and {} more", partners.size() - 6);
+        f.details.push_back("Also unordered with the later task: " + more + " (--all-pairs lists every pair)");
+      }
+      f.tasks = {earlier, later};
+      out_.add(std::move(f));
+    }
+  }
+
+  const Trace& t_;
+  const TaskGraph& g_;
+  Reachability& reach_;
+  const MemConflictOptions& opt_;
+  FindingSink& out_;
+  std::vector<ConflictPair>* pairs_;
+  MemConflictStats* stats_;
+
+  std::vector<u32> task_of_slice_;
+  std::vector<u8> written_;
+  std::unordered_map<u64, DomainMap> domains_;
+  std::unordered_map<u64, std::vector<Access>> history_;
+  std::vector<Access> accesses_;
+  std::vector<std::pair<u32, bool>> answers_;
+  std::vector<Overlap> overlaps_;
+};
+
+}  // namespace
+
+void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+                        const MemConflictOptions& options, FindingSink& out,
+                        std::vector<ConflictPair>* pairs, MemConflictStats* stats) {
+  if (!graph.complete) {
+    // Reached only through the library API: run_checks skips this stage
+    // when the graph could not be built.
+    Finding f = make_finding(301, StageTag::MemConflict,
+                             "The task graph is not a DAG reachable from START; memory conflicts "
+                             "cannot be decided.");
+    out.add(std::move(f));
+    return;
+  }
+  Sweep(trace, graph, reach, options, out, pairs, stats).run();
+}
+
+}  // namespace cc

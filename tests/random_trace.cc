@@ -1,0 +1,98 @@
+#include "random_trace.h"
+
+#include <deque>
+
+#include "model/builder.h"
+
+namespace cc::test {
+
+Trace random_trace(std::mt19937_64& rng, const RandomTraceShape& sh) {
+  auto pick = [&](u64 n) { return static_cast<u32>(rng() % n); };
+  Op op;
+  op.type = OpType::AllGather;
+  op.ranks = 1 + pick(sh.max_ranks);
+  op.data_type = DataType::INT8;
+  op.count = sh.buffer_bytes;
+  TraceBuilder b(op);
+  b.declare("CCL", sh.buffer_bytes);
+  const char* bufs[] = {"INPUT", "OUTPUT", "CCL"};
+  struct S {
+    u32 rank, id, left;
+  };
+  std::vector<S> streams;
+  for (u32 r = 0; r < op.ranks; ++r) {
+    u32 ns = 1 + pick(sh.max_streams);
+    for (u32 s = 0; s < ns; ++s) streams.push_back({r, s, 2 + pick(sh.max_tasks)});
+  }
+  auto slice = [&] {
+    u32 r = pick(op.ranks);
+    const char* bn = bufs[pick(3)];
+    u64 size = std::string(bn) == "OUTPUT" ? sh.buffer_bytes * op.ranks : sh.buffer_bytes;
+    u64 len = pick(17);
+    u64 off = pick(size - len + 1);
+    return b.slice(r, bn, off, len);
+  };
+  // Pending WAITs: (stream index, record rank, notify) to emit later.
+  std::deque<std::tuple<u32, u32, u32>> pending;
+  for (;;) {
+    std::vector<u32> live;
+    for (u32 i = 0; i < streams.size(); ++i)
+      if (streams[i].left) live.push_back(i);
+    if (live.empty()) break;
+    u32 si = live[pick(live.size())];
+    S& s = streams[si];
+    --s.left;
+    // Emit a pending WAIT of this stream first, sometimes.
+    bool emitted = false;
+    for (auto it = pending.begin(); it != pending.end(); ++it) {
+      if (std::get<0>(*it) == si && rng() % 2) {
+        b.wait(s.rank, s.id, std::get<1>(*it), std::get<2>(*it));
+        pending.erase(it);
+        emitted = true;
+        break;
+      }
+    }
+    if (emitted) continue;
+    double x = std::uniform_real_distribution<double>(0, 1)(rng);
+    if (x < sh.sync_share && streams.size() > 1) {
+      u32 wi = pick(streams.size());
+      if (wi == si) wi = (wi + 1) % streams.size();
+      u32 nid = pick(sh.notify_ids);
+      b.record(s.rank, s.id, streams[wi].rank, nid);
+      pending.emplace_back(wi, s.rank, nid);
+      continue;
+    }
+    switch (pick(4)) {
+      case 0:
+      case 1: {
+        Slice src = slice(), dst = slice();
+        dst.len = src.len;
+        u64 size = b.trace().buffers.name(dst.buf) == "OUTPUT" ? sh.buffer_bytes * op.ranks : sh.buffer_bytes;
+        if (dst.offset + dst.len > size) dst.offset = size - dst.len;
+        b.copy(s.rank, s.id, src, dst);
+        break;
+      }
+      case 2: {
+        Slice dst = slice();
+        std::vector<Slice> srcs;
+        for (u32 k = 0, m = 1 + pick(2); k < m; ++k) {
+          Slice src = slice();
+          srcs.push_back(src);
+        }
+        b.reduce(s.rank, s.id, srcs, dst);
+        break;
+      }
+      default: {
+        std::vector<std::pair<Slice, Slice>> pairs;
+        for (u32 k = 0, m = 1 + pick(3); k < m; ++k) pairs.emplace_back(slice(), slice());
+        b.batch_copy(s.rank, s.id, pairs);
+        break;
+      }
+    }
+  }
+  // WAITs still pending go at the end of their streams.
+  for (auto [si, rr, nid] : pending) b.wait(streams[si].rank, streams[si].id, rr, nid);
+  return b.finish();
+}
+
+}  // namespace cc::test
