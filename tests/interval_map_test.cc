@@ -20,18 +20,37 @@ TEST(SplitIntervalMap, MatchesBytewiseModel) {
       if (a > b) std::swap(a, b);
       int v = static_cast<int>(rng() % 3);
       bool fill = rng() % 2;
-      m.visit(a, b, fill, [&](u64 s, u64 e, int& x) {
+      bool fused = rng() % 3 == 0;
+      auto fn = [&](u64 s, u64 e, int& x) {
         ASSERT_LE(a, s);
         ASSERT_LE(e, b);
         ASSERT_LT(s, e);
         x += v;
-      });
+      };
+      if (fused) {
+        fill = true;
+        m.update(a, b, fn);
+      } else {
+        m.visit(a, b, fill, fn);
+      }
       for (u64 i = a; i < b; ++i) {
         if (!present[i] && !fill) continue;
         present[i] = true;
         bytes[i] += v;
       }
-      if (rng() % 2) m.coalesce(a, b);
+      if (fused) {
+        // update() coalesces: no two touching neighbours around it are equal.
+        for (auto it = m.segments().begin(); it != m.segments().end(); ++it) {
+          auto next = std::next(it);
+          if (next == m.segments().end()) break;
+          bool inside = next->first >= a && next->first <= b;
+          if (inside && it->second.end == next->first) {
+            ASSERT_NE(it->second.value, next->second.value);
+          }
+        }
+      } else if (rng() % 2) {
+        m.coalesce(a, b);
+      }
       if (rng() % 10 == 0) {
         m.erase(a, b);
         for (u64 i = a; i < b; ++i) present[i] = false, bytes[i] = 0;

@@ -110,9 +110,28 @@ class Sweep {
       if (stats_) stats_->accesses += accesses_.size();
       answers_.clear();
       overlaps_.clear();
-      find_conflicts(task);
-      update_frontiers(task);
-      if (opt_.all_pairs) record_history();
+      if (opt_.all_pairs) {
+        for (const Access& a : accesses_) find_in_history(task, a);
+        for (const Access& a : accesses_) history_[a.domain].push_back(a);
+      } else if (!self_overlap()) {
+        // The usual case: each access alone decides its segments, so the
+        // comparison with the frontier and its update share one pass.
+        for (const Access& a : accesses_)
+          domain(a.domain).update(a.begin, a.end, [&](u64 s, u64 e, Frontier& f) {
+            compare(task, a, s, e, f);
+            advance(task, a, f);
+          });
+      } else {
+        // A task whose own accesses overlap: compare all of them with the
+        // frontiers before any of them changes one.
+        for (const Access& a : accesses_) {
+          auto it = domains_.find(a.domain);
+          if (it != domains_.end())
+            it->second.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) { compare(task, a, s, e, f); });
+        }
+        for (const Access& a : accesses_)
+          domain(a.domain).update(a.begin, a.end, [&](u64, u64, Frontier& f) { advance(task, a, f); });
+      }
       if (!overlaps_.empty()) report(task);
     }
   }
@@ -129,41 +148,46 @@ class Sweep {
     return yes;
   }
 
-  void find_conflicts(u32 task) {
-    for (const Access& a : accesses_) {
-      if (opt_.all_pairs) {
-        find_in_history(task, a);
-        continue;
-      }
-      auto it = domains_.find(a.domain);
-      if (it == domains_.end()) continue;
-      it->second.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) {
-        auto check = [&](u32 x) {
-          u32 tx = task_of_slice_[x];
-          if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
-        };
-        for (u32 x : f.writes) check(x);
-        if (a.write)
-          for (u32 x : f.reads) check(x);
-      });
+  DomainMap& domain(u64 key) {
+    if (key != last_key_ || !last_domain_) {
+      last_domain_ = &domains_[key];
+      last_key_ = key;
     }
+    return *last_domain_;
   }
 
-  void update_frontiers(u32 task) {
-    for (const Access& a : accesses_) {
-      DomainMap& m = domains_[a.domain];
-      auto unordered = [&](u32 x) { return !before(task_of_slice_[x], task); };
-      m.visit(a.begin, a.end, true, [&](u64, u64, Frontier& f) {
-        if (a.write) {
-          f.writes.retain(unordered);
-          f.writes.insert(a.slice);
-          f.reads.retain(unordered);
-        } else {
-          f.reads.retain(unordered);
-          f.reads.insert(a.slice);
-        }
-      });
-      m.coalesce(a.begin, a.end);
+  // Two accesses of the current task in one domain that overlap.
+  bool self_overlap() const {
+    for (std::size_t i = 0; i < accesses_.size(); ++i)
+      for (std::size_t j = i + 1; j < accesses_.size(); ++j) {
+        const Access &a = accesses_[i], &b = accesses_[j];
+        if (a.domain == b.domain && a.begin < b.end && b.begin < a.end) return true;
+      }
+    return false;
+  }
+
+  // An access against one segment's frontier: writes conflict with W and R,
+  // reads with W.
+  void compare(u32 task, const Access& a, u64 s, u64 e, const Frontier& f) {
+    auto check = [&](u32 x) {
+      if (!before(task_of_slice_[x], task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
+    };
+    for (u32 x : f.writes) check(x);
+    if (a.write)
+      for (u32 x : f.reads) check(x);
+  }
+
+  // The frontier after the access (memconflict.md): a write replaces every
+  // access ordered before it; a read joins R, replacing reads ordered before it.
+  void advance(u32 task, const Access& a, Frontier& f) {
+    auto unordered = [&](u32 x) { return !before(task_of_slice_[x], task); };
+    if (a.write) {
+      f.writes.retain(unordered);
+      f.writes.insert(a.slice);
+      f.reads.retain(unordered);
+    } else {
+      f.reads.retain(unordered);
+      f.reads.insert(a.slice);
     }
   }
 
@@ -178,10 +202,6 @@ class Sweep {
       if (!before(th, task))
         overlaps_.push_back({h.slice, a.slice, a.domain, std::max(h.begin, a.begin), std::min(h.end, a.end)});
     }
-  }
-
-  void record_history() {
-    for (const Access& a : accesses_) history_[a.domain].push_back(a);
   }
 
   void report(u32 later) {
@@ -259,7 +279,9 @@ class Sweep {
 
   std::vector<u32> task_of_slice_;
   std::vector<u8> written_;
-  std::unordered_map<u64, DomainMap> domains_;
+  std::unordered_map<u64, DomainMap> domains_;  // node-based: pointers stay valid
+  u64 last_key_ = 0;
+  DomainMap* last_domain_ = nullptr;
   std::unordered_map<u64, std::vector<Access>> history_;
   std::vector<Access> accesses_;
   std::vector<std::pair<u32, bool>> answers_;
