@@ -1,6 +1,7 @@
 #include "io/line_reader.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 namespace cc {
@@ -26,8 +27,10 @@ void LineReader::attach(std::FILE* f) {
 }
 
 void LineReader::attach_memory(std::string_view text) {
-  buf_.assign(text.begin(), text.end());
-  buf_.resize(text.size() + kLinePadding, 0);
+  cap_ = text.size() + kLinePadding;
+  buf_.reset(new char[cap_]);
+  std::memcpy(buf_.get(), text.data(), text.size());
+  std::memset(buf_.get() + text.size(), 0, kLinePadding);
   begin_ = 0;
   end_ = text.size();
   eof_ = true;
@@ -37,27 +40,34 @@ void LineReader::attach_memory(std::string_view text) {
 bool LineReader::fill() {
   if (eof_ || !f_) return false;
   if (begin_ > 0) {
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  if (buf_.size() < end_ + kChunk + kLinePadding) buf_.resize(end_ + kChunk + kLinePadding);
-  std::size_t got = std::fread(buf_.data() + end_, 1, kChunk, f_);
+  if (cap_ < end_ + kChunk + kLinePadding) {
+    // Grows only for a line longer than the chunk: bounded by the file.
+    std::size_t cap = std::max(end_ + kChunk + kLinePadding, cap_ * 2);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (end_) std::memcpy(bigger.get(), buf_.get(), end_);
+    buf_ = std::move(bigger);
+    cap_ = cap;
+  }
+  std::size_t got = std::fread(buf_.get() + end_, 1, kChunk, f_);
   if (got < kChunk) {
     if (std::ferror(f_)) error_ = std::strerror(errno ? errno : EIO);
     eof_ = true;
   }
   end_ += got;
-  std::memset(buf_.data() + end_, 0, kLinePadding);
+  std::memset(buf_.get() + end_, 0, kLinePadding);
   return got > 0;
 }
 
 bool LineReader::next(std::string_view& line) {
   std::size_t scanned = begin_;
   for (;;) {
-    const char* start = buf_.data() + begin_;
+    const char* start = buf_.get() + begin_;
     const void* nl =
-        end_ > scanned ? std::memchr(buf_.data() + scanned, '\n', end_ - scanned) : nullptr;
+        end_ > scanned ? std::memchr(buf_.get() + scanned, '\n', end_ - scanned) : nullptr;
     if (nl) {
       std::size_t len = static_cast<const char*>(nl) - start;
       begin_ += len + 1;
@@ -71,7 +81,7 @@ bool LineReader::next(std::string_view& line) {
       if (!error_.empty()) return false;
       if (end_ == begin_) return false;
       // Last line without a final newline.
-      start = buf_.data() + begin_;
+      start = buf_.get() + begin_;
       std::size_t len = end_ - begin_;
       begin_ = end_;
       if (len > 0 && start[len - 1] == '\r') --len;

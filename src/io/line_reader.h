@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +42,9 @@ class LineReader {
   std::FILE* f_ = nullptr;
   bool owned_ = false;
   bool eof_ = false;
-  std::vector<char> buf_;
+  // Not a std::vector: its resize would zero megabytes that fread overwrites.
+  std::unique_ptr<char[]> buf_;
+  std::size_t cap_ = 0;
   std::size_t begin_ = 0;  // start of unread data in buf_
   std::size_t end_ = 0;    // end of valid data in buf_
   u64 line_no_ = 0;

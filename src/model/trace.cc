@@ -131,18 +131,31 @@ std::string finalize_trace(Trace& t, std::vector<u32>* new_ids) {
     s.first_task = pos;
     pos += s.task_count;
   }
-  std::vector<u32> next(t.streams.size());
-  for (std::size_t s = 0; s < t.streams.size(); ++s) next[s] = t.streams[s].first_task;
-  std::vector<Task> sorted(t.tasks.size());
-  std::vector<u32> new_id(t.tasks.size());
-  for (std::size_t i = 0; i < t.tasks.size(); ++i) {
-    u32 s = stream_of_task[i];
-    u32 at = next[s]++;
-    new_id[i] = at;
-    sorted[at] = t.tasks[i];
-    sorted[at].index = at - t.streams[s].first_task;
+  // Recorders usually write stream after stream: then the tasks are already
+  // in place and only their indices need filling (no copy of the array).
+  bool in_place = std::is_sorted(stream_of_task.begin(), stream_of_task.end());
+  std::vector<u32> new_id;
+  if (in_place) {
+    for (std::size_t i = 0; i < t.tasks.size(); ++i)
+      t.tasks[i].index = static_cast<u32>(i) - t.streams[stream_of_task[i]].first_task;
+    if (new_ids || !t.extra_edges.empty()) {
+      new_id.resize(t.tasks.size());
+      for (std::size_t i = 0; i < new_id.size(); ++i) new_id[i] = static_cast<u32>(i);
+    }
+  } else {
+    std::vector<u32> next(t.streams.size());
+    for (std::size_t s = 0; s < t.streams.size(); ++s) next[s] = t.streams[s].first_task;
+    std::vector<Task> sorted(t.tasks.size());
+    new_id.resize(t.tasks.size());
+    for (std::size_t i = 0; i < t.tasks.size(); ++i) {
+      u32 s = stream_of_task[i];
+      u32 at = next[s]++;
+      new_id[i] = at;
+      sorted[at] = t.tasks[i];
+      sorted[at].index = at - t.streams[s].first_task;
+    }
+    t.tasks = std::move(sorted);
   }
-  t.tasks = std::move(sorted);
   for (auto& [a, b] : t.extra_edges) {
     a = new_id[a];
     b = new_id[b];

@@ -1,0 +1,176 @@
+// bench_check: times `collcheck check` on generated traces of growing size.
+//
+//   bench_check [--collcheck PATH] [--workload W] [--ranks 8,32,...] [--runs 5]
+//               [--dir DIR] [--gen-args "..."]
+//
+// For every rank count it writes the trace (W = synthetic-ring, or any
+// algorithm of `collcheck gen`), runs `collcheck check -q --json` RUNS times
+// as a child process, and prints the median of each stage's time (from the
+// JSON report), tasks per second of the whole check, the peak resident
+// memory of the child (wait4's ru_maxrss), and the exponent of a log-log
+// least-squares fit of total time against tasks.
+#include <simdjson.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/jsonl_writer.h"
+#include "synthetic_ring.h"
+
+namespace {
+
+struct Run {
+  double wall_ms = 0;
+  long peak_kb = 0;
+  std::map<std::string, double> stage_ms;
+  unsigned long long tasks = 0;
+  int status = -1;
+};
+
+// Runs argv as a child; returns its exit status, wall time and peak RSS.
+Run spawn(const std::vector<std::string>& args) {
+  Run r;
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 1);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  wait4(pid, &status, 0, &ru);
+  r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.peak_kb = ru.ru_maxrss;
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool read_report(const std::string& path, Run& r) {
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  if (p.load(path).get(doc)) return false;
+  simdjson::dom::element input = doc["inputs"].at(0);
+  simdjson::dom::element stats = input["stats"];
+  r.tasks = uint64_t(stats["tasks"]);
+  r.stage_ms["read"] = double(stats["readMs"]);
+  for (auto [k, v] : simdjson::dom::object(stats["stages"])) r.stage_ms[std::string(k)] = double(v);
+  r.stage_ms["check"] = double(stats["ms"]);
+  return true;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::vector<unsigned> parse_list(const std::string& s) {
+  std::vector<unsigned> out;
+  std::stringstream ss(s);
+  std::string x;
+  while (std::getline(ss, x, ',')) out.push_back(static_cast<unsigned>(std::stoul(x)));
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args;
+  std::vector<unsigned> ranks = {8, 32, 128, 256, 512, 1024};
+  int runs = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--collcheck") collcheck = v;
+    else if (k == "--workload") workload = v;
+    else if (k == "--ranks") ranks = parse_list(v);
+    else if (k == "--runs") runs = std::stoi(v);
+    else if (k == "--dir") dir = v;
+    else if (k == "--gen-args") gen_args = v;
+    else {
+      std::fprintf(stderr, "bench_check: unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  const char* stages[] = {"read", "graph", "single", "sync", "mem", "semantic"};
+  std::printf("workload %s, %d runs per size, medians\n\n", workload.c_str(), runs);
+  std::printf("| ranks | tasks | read ms | graph ms | single ms | sync ms | mem ms | semantic ms | total ms | tasks/s | peak RSS MB |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::vector<double> xs, ys;
+  for (unsigned n : ranks) {
+    std::string trace = dir + "/bench-" + workload + "-" + std::to_string(n) + ".jsonl";
+    if (workload == "synthetic-ring") {
+      cc::Trace t = cc::bench::synthetic_ring_allreduce(n, 64);
+      std::string err = cc::write_jsonl_file(t, trace);
+      if (!err.empty()) {
+        std::fprintf(stderr, "bench_check: %s\n", err.c_str());
+        return 2;
+      }
+    } else {
+      std::vector<std::string> g = {collcheck, "gen", workload, "--ranks", std::to_string(n), "-o", trace};
+      std::stringstream ss(gen_args);
+      for (std::string a; ss >> a;) g.push_back(a);
+      Run gr = spawn(g);
+      if (gr.status != 0) {
+        std::fprintf(stderr, "bench_check: collcheck gen %s failed\n", workload.c_str());
+        return 2;
+      }
+    }
+    std::map<std::string, std::vector<double>> ms;
+    std::vector<double> wall, peak;
+    unsigned long long tasks = 0;
+    for (int r = 0; r < runs; ++r) {
+      std::string report = trace + ".report.json";
+      Run run = spawn({collcheck, "check", "-q", "-j1", "--json", report, trace});
+      if (run.status != 0 && run.status != 1) {
+        std::fprintf(stderr, "bench_check: collcheck check exited %d on %s\n", run.status, trace.c_str());
+        return 2;
+      }
+      if (!read_report(report, run)) {
+        std::fprintf(stderr, "bench_check: cannot read %s\n", report.c_str());
+        return 2;
+      }
+      tasks = run.tasks;
+      for (auto& [k, v] : run.stage_ms) ms[k].push_back(v);
+      wall.push_back(run.wall_ms);
+      peak.push_back(static_cast<double>(run.peak_kb));
+    }
+    double total = median(wall);
+    std::printf("| %u | %llu |", n, tasks);
+    for (const char* s : stages) std::printf(" %.1f |", ms.count(s) ? median(ms[s]) : 0.0);
+    std::printf(" %.1f | %.3g | %.0f |\n", total, tasks / (total / 1000.0), median(peak) / 1024.0);
+    std::fflush(stdout);
+    xs.push_back(std::log(static_cast<double>(tasks)));
+    ys.push_back(std::log(total));
+  }
+  // Least-squares slope of log(time) against log(tasks) over points [from, end).
+  auto slope = [&](std::size_t from) {
+    std::size_t k = xs.size() - from;
+    double mx = 0, my = 0;
+    for (std::size_t i = from; i < xs.size(); ++i) mx += xs[i], my += ys[i];
+    mx /= k, my /= k;
+    double num = 0, den = 0;
+    for (std::size_t i = from; i < xs.size(); ++i)
+      num += (xs[i] - mx) * (ys[i] - my), den += (xs[i] - mx) * (xs[i] - mx);
+    return num / den;
+  };
+  if (xs.size() >= 2) std::printf("\nlog-log growth exponent of total time vs tasks, all sizes: %.3f\n", slope(0));
+  if (xs.size() >= 4)
+    std::printf("log-log growth exponent over the %zu largest sizes: %.3f\n", xs.size() - xs.size() / 2,
+                slope(xs.size() / 2));
+  return 0;
+}
