@@ -176,6 +176,56 @@ void simulate(const Trace& trace, TaskGraph& g) {
 
 }  // namespace
 
+std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) {
+  u32 n = g.task_count;
+  std::size_t ns = trace.streams.size();
+  std::vector<u32> pos(n, kNone);
+  std::vector<u32> head(ns);
+  for (std::size_t s = 0; s < ns; ++s) head[s] = trace.streams[s].first_task;
+  std::vector<u32> pending;
+  if (g.has_explicit_edges()) {
+    pending.resize(n);
+    for (u32 i = 0; i < n; ++i) pending[i] = g.in_begin[i + 1] - g.in_begin[i];
+  }
+  std::priority_queue<u32> runnable;  // highest stream first
+  std::vector<char> queued(ns, 1);
+  for (std::size_t s = 0; s < ns; ++s) runnable.push(static_cast<u32>(s));
+  auto wake = [&](u32 s) {
+    if (!queued[s]) {
+      queued[s] = 1;
+      runnable.push(s);
+    }
+  };
+  u32 next = 0;
+  while (!runnable.empty()) {
+    u32 s = runnable.top();
+    runnable.pop();
+    queued[s] = 0;
+    u32 end = trace.streams[s].first_task + trace.streams[s].task_count;
+    while (head[s] < end) {
+      u32 t = head[s];
+      if (!pending.empty() && pending[t] > 0) break;
+      const Task& k = trace.tasks[t];
+      if (k.type == TaskType::WAIT && g.key_of[t] != kNone) {
+        u32 r = g.partner[t];
+        if (r == kNone || pos[r] == kNone) break;  // woken when r runs
+      }
+      pos[t] = next++;
+      ++head[s];
+      if (k.type == TaskType::RECORD && g.partner[t] != kNone) {
+        u32 w = g.partner[t];
+        if (head[g.stream_of[w]] == w) wake(g.stream_of[w]);
+      }
+      if (!pending.empty())
+        for (u32 e = g.out_begin[t]; e < g.out_begin[t + 1]; ++e) {
+          u32 v = g.out_to[e];
+          if (--pending[v] == 0 && head[g.stream_of[v]] == v) wake(g.stream_of[v]);
+        }
+    }
+  }
+  return pos;
+}
+
 TaskGraph build_graph(const Trace& trace) {
   TaskGraph g;
   g.task_count = static_cast<u32>(trace.tasks.size());

@@ -54,6 +54,12 @@ struct TaskGraph {
 // Builds the graph and runs the pairing simulation of checks.md.
 TaskGraph build_graph(const Trace& trace);
 
+// A second topological order of the paired graph (stream, sync and explicit
+// edges), breaking ties the other way round: the highest (rank, stream) that
+// can advance runs first. Returns each task's position (kNone if it never
+// runs). Two orders that disagree on a pair prove the pair unordered.
+std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& graph);
+
 // Whether a sync task takes part in notify pairing.
 bool pairs_by_notify(const Trace& trace, const Task& task);
 
