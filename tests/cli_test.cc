@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include "test_util.h"
 
@@ -74,6 +75,57 @@ TEST(Cli, StatsAndDot) {
   EXPECT_EQ(d.status, 0);
   EXPECT_EQ(d.out.rfind("digraph collcheck {", 0), 0u);
   EXPECT_NE(d.out.find("style=dashed, color=blue"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cc::test
+
+namespace cc::test {
+namespace {
+
+TEST(Cli, JsonReportHasTheShapeOfChecksMd) {
+  std::string json = temp_path("shape.json");
+  RunResult r = run_collcheck("check -q --json " + json + " " + source_dir() + "/tests/cases/graph/102_103_typo.jsonl");
+  EXPECT_EQ(r.status, 1);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_EQ(p.load(json).get(doc), simdjson::SUCCESS);
+  EXPECT_EQ(std::string_view(doc["tool"]), "collcheck");
+  EXPECT_TRUE(doc["version"].is_string());
+  simdjson::dom::element in = doc["inputs"].at(0);
+  EXPECT_EQ(std::string_view(in["verdict"]), "FAIL");
+  EXPECT_TRUE(in["file"].is_string());
+  simdjson::dom::element f = in["findings"].at(0);
+  EXPECT_EQ(int64_t(f["code"]), 102);
+  EXPECT_EQ(std::string_view(f["name"]), "GRAPH_DEADLOCK");
+  EXPECT_EQ(std::string_view(f["stage"]), "GenGraph");
+  EXPECT_EQ(std::string_view(f["severity"]), "error");
+  EXPECT_TRUE(f["message"].is_string());
+  simdjson::dom::element task = f["tasks"].at(0);
+  EXPECT_EQ(uint64_t(task["rank"]), 1u);
+  EXPECT_EQ(uint64_t(task["stream"]), 0u);
+  EXPECT_EQ(uint64_t(task["index"]), 5u);
+  EXPECT_GT(uint64_t(task["line"]), 0u);
+  simdjson::dom::element stats = in["stats"];
+  EXPECT_EQ(uint64_t(stats["ranks"]), 2u);
+  EXPECT_EQ(uint64_t(stats["streams"]), 2u);
+  EXPECT_EQ(uint64_t(stats["tasks"]), 12u);
+  EXPECT_TRUE(stats["ms"].is_number());
+  // The warning 902 of the skipped stages is a warning.
+  bool warning = false;
+  for (simdjson::dom::element x : in["findings"].get_array())
+    if (int64_t(x["code"]) == 902) warning = std::string_view(x["severity"]) == "warning";
+  EXPECT_TRUE(warning);
+}
+
+TEST(Cli, SummaryLineAndMaxErrors) {
+  RunResult r = run_collcheck("check --max-errors 1 " + source_dir() + "/tests/cases/graph/102_cycle.jsonl");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("FAIL (2 errors: 102\u00d72; 1 warning: 902\u00d71) ranks=2 tasks=12 in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(1 more 102 findings not shown: --max-errors 1)"), std::string::npos) << r.out;
+  std::size_t blocks = 0;
+  for (std::size_t p = 0; (p = r.out.find("[ErrorCode: 102]", p)) != std::string::npos; ++p) ++blocks;
+  EXPECT_EQ(blocks, 1u);
 }
 
 }  // namespace

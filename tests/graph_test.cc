@@ -1,0 +1,174 @@
+// The pairing simulation of checks.md and the findings of stages 1-3.
+#include <gtest/gtest.h>
+
+#include "check/gen_graph.h"
+#include "check/run_checks.h"
+#include "check/sync.h"
+#include "graph/graph.h"
+#include "io/jsonl_writer.h"
+#include "model/builder.h"
+#include "random_trace.h"
+#include "reference.h"
+#include "test_util.h"
+
+namespace cc::test {
+namespace {
+
+Op op_of(u32 ranks) {
+  Op op;
+  op.type = OpType::AllGather;
+  op.ranks = ranks;
+  op.data_type = DataType::INT8;
+  op.count = 16;
+  return op;
+}
+
+TEST(Pairing, WaitConsumesEarliestExecutedRecord) {
+  // Rank 0 posts key #1 twice; rank 1 waits twice. FIFO: first WAIT gets the
+  // first RECORD.
+  TraceBuilder b(op_of(2));
+  u32 r1 = b.record(0, 0, 1, 1), r2 = b.record(0, 0, 1, 1);
+  u32 w1 = b.wait(1, 0, 0, 1), w2 = b.wait(1, 0, 0, 1);
+  std::vector<u32> id;
+  Trace t = b.finish(&id);
+  TaskGraph g = build_graph(t);
+  ASSERT_TRUE(g.complete);
+  EXPECT_EQ(g.partner[id[w1]], id[r1]);
+  EXPECT_EQ(g.partner[id[w2]], id[r2]);
+  EXPECT_EQ(g.pairs.size(), 2u);
+  EXPECT_TRUE(g.unconsumed_records.empty());
+}
+
+TEST(Pairing, LowestStreamRunsFirstUntilItBlocks) {
+  // Two streams of rank 1 wait for the same key; rank 0 posts once, then
+  // again after a WAIT. The lower stream (s0) runs first and takes the first
+  // RECORD.
+  TraceBuilder b(op_of(2));
+  u32 ra = b.record(0, 0, 1, 5);
+  b.wait(0, 0, 1, 6);
+  u32 rb = b.record(0, 0, 1, 5);
+  u32 w_s1 = b.wait(1, 1, 0, 5);
+  u32 w_s0 = b.wait(1, 0, 0, 5);
+  b.record(1, 0, 0, 6);
+  std::vector<u32> id;
+  Trace t = b.finish(&id);
+  TaskGraph g = build_graph(t);
+  ASSERT_TRUE(g.complete);
+  EXPECT_EQ(g.partner[id[w_s0]], id[ra]);
+  EXPECT_EQ(g.partner[id[w_s1]], id[rb]);
+  // The order is topological: every edge goes forward.
+  for (u32 i = 0; i < t.tasks.size(); ++i) {
+    if (g.partner[i] != kNone && t.tasks[i].type == TaskType::RECORD) {
+      EXPECT_LT(g.tau[i], g.tau[g.partner[i]]);
+    }
+  }
+}
+
+TEST(Pairing, DeadlockKeepsBlockedHeadsAndUnconsumedRecords) {
+  TraceBuilder b(op_of(2));
+  b.wait(0, 0, 1, 1);   // never released
+  b.record(1, 0, 0, 2); // executed, never consumed (typo'd key)
+  std::vector<u32> id;
+  Trace t = b.finish(&id);
+  TaskGraph g = build_graph(t);
+  EXPECT_FALSE(g.complete);
+  ASSERT_EQ(g.blocked_heads.size(), 1u);
+  EXPECT_EQ(g.blocked_heads[0], id[0]);
+  ASSERT_EQ(g.unconsumed_records.size(), 1u);
+  FindingSink sink(20);
+  check_gen_graph(t, g, sink);
+  ASSERT_EQ(sink.findings().size(), 2u);
+  EXPECT_EQ(sink.findings()[0].code, 102);
+  EXPECT_NE(sink.findings()[0].details[1].find("no RECORD with this key exists anywhere"), std::string::npos);
+  EXPECT_EQ(sink.findings()[1].code, 103);
+}
+
+TEST(Pairing, DeadlockChainNamesTheStreamsInTheCycle) {
+  TraceBuilder b(op_of(3));
+  // 0 waits for 1, 1 waits for 2, 2 waits for 0: each posts after waiting.
+  for (u32 r = 0; r < 3; ++r) {
+    b.wait(r, 0, (r + 1) % 3, 1);
+    b.record(r, 0, (r + 2) % 3, 1);
+  }
+  Trace t = b.finish();
+  TaskGraph g = build_graph(t);
+  FindingSink sink(20);
+  check_gen_graph(t, g, sink);
+  ASSERT_EQ(sink.findings().size(), 3u);
+  const Finding& f = sink.findings()[0];
+  EXPECT_EQ(f.code, 102);
+  EXPECT_EQ(f.details.back(), "Wait-for cycle: rank0/s0 \u2192 rank1/s0 \u2192 rank2/s0 \u2192 rank0/s0");
+  EXPECT_NE(f.details[1].find("needs rank1/s0 (RECORD at 1/0/1) which is blocked at 1/0/0 WAIT(2\u21921 #1)"),
+            std::string::npos)
+      << f.details[1];
+}
+
+TEST(Pairing, ExplicitEdgesOrderAndCycles) {
+  TraceBuilder b(op_of(1));
+  u32 a = b.record(0, 0, 0, 1);
+  u32 c = b.wait(0, 1, 0, 1);
+  Trace t = b.finish();
+  t.tasks[a].flags |= kTaskPrematched;
+  t.tasks[c].flags |= kTaskPrematched;
+  t.extra_edges = {{a, c}};
+  TaskGraph g = build_graph(t);
+  ASSERT_TRUE(g.complete);
+  EXPECT_LT(g.tau[a], g.tau[c]);
+  // A cycle of explicit edges: nothing runs, 601 names the cycle.
+  t.extra_edges = {{a, c}, {c, a}};
+  TaskGraph cyc = build_graph(t);
+  EXPECT_FALSE(cyc.complete);
+  std::vector<u32> cycle;
+  ASSERT_TRUE(find_cycle(t, cyc, cycle));
+  EXPECT_EQ(cycle.size(), 2u);
+  Reachability reach(t, cyc);
+  FindingSink sink(20);
+  check_sync(t, cyc, reach, sink);
+  ASSERT_EQ(sink.findings().size(), 1u);
+  EXPECT_EQ(sink.findings()[0].code, 601);
+}
+
+TEST(Pairing, SecondOrderIsTopologicalOnRandomGraphs) {
+  for (u64 seed = 0; seed < 500; ++seed) {
+    std::mt19937_64 rng(seed);
+    Trace t = random_trace(rng);
+    TaskGraph g = build_graph(t);
+    if (!g.complete) continue;
+    std::vector<u32> tau2 = reverse_priority_order(t, g);
+    ReferenceReach ref(t, g);
+    for (u32 a = 0; a < t.tasks.size(); ++a) {
+      ASSERT_NE(tau2[a], kNone);
+      for (u32 b2 = 0; b2 < t.tasks.size(); ++b2)
+        if (a != b2 && ref.reaches(a, b2)) {
+          ASSERT_LT(g.tau[a], g.tau[b2]);
+          ASSERT_LT(tau2[a], tau2[b2]);
+        }
+    }
+  }
+}
+
+TEST(JsonlWriter, RoundTripKeepsTasksAndFindings) {
+  for (u64 seed = 0; seed < 200; ++seed) {
+    std::mt19937_64 rng(seed);
+    Trace t = random_trace(rng);
+    std::string text = to_jsonl(t);
+    Trace back = parse(text);
+    ASSERT_EQ(back.tasks.size(), t.tasks.size());
+    ASSERT_EQ(to_jsonl(back), text) << "seed " << seed;
+    EXPECT_EQ(codes_of(back), codes_of(t)) << "seed " << seed;
+  }
+}
+
+TEST(Sink, CapsPerCodeButCountsAll) {
+  FindingSink sink(2);
+  for (int i = 0; i < 5; ++i) sink.add(make_finding(302, StageTag::MemConflict, "x"));
+  sink.add(make_finding(404, StageTag::SemanticCheck, "w"));
+  EXPECT_EQ(sink.findings().size(), 3u);
+  EXPECT_EQ(sink.errors(), 5u);
+  EXPECT_EQ(sink.warnings(), 1u);
+  EXPECT_FALSE(sink.wants(302));
+  EXPECT_TRUE(sink.wants(404));
+}
+
+}  // namespace
+}  // namespace cc::test
