@@ -2,6 +2,7 @@
 // print the reports in input order.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "cli/commands.h"
 #include "graph/graph.h"
 #include "io/dot_writer.h"
+#include "io/html_report.h"
 #include "io/load.h"
 #include "io/report_json.h"
 #include "io/report_text.h"
@@ -28,7 +30,7 @@ namespace {
 
 struct CheckArgs {
   std::vector<std::string> inputs;
-  std::string json, dot, format, op, case_glob, stages;
+  std::string json, dot, html, format, op, case_glob, stages;
   u32 max_errors = 20;
   bool all_pairs = false;
   unsigned jobs = 0;
@@ -61,6 +63,31 @@ Finding dump_failed(const std::string& why) {
   return make_finding(501, StageTag::Dump, fmt::format("Report file not written: {}.", why));
 }
 
+// Where the DOT or HTML file of one case goes: `path` itself when the input
+// holds one case, else `path` with the case's name before its extension
+// ("out.html" -> "out.w0-op1.html"), as convert names its files.
+std::string case_path(const std::string& path, const std::string& case_name, bool several) {
+  if (!several || path == "-") return path;
+  std::string tag = case_name.substr(case_name.rfind('#') + 1);
+  for (char& c : tag)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  std::size_t slash = path.find_last_of('/');
+  std::size_t dot = path.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
+    return path + "." + tag;
+  return path.substr(0, dot) + "." + tag + path.substr(dot);
+}
+
+// Writes one requested report file; a failure becomes a 501 of the case.
+void write_report(CheckResult& r, const std::string& path, const std::string& data) {
+  std::string why;
+  if (write_file(path, data, why)) return;
+  r.findings.push_back(dump_failed(why));
+  r.totals[{Severity::Error, 501, ""}]++;
+  r.errors++;
+  r.pass = false;
+}
+
 class Checker {
  public:
   Checker(const CheckArgs& a, const CheckOptions& o, const LoadOptions& l)
@@ -81,15 +108,16 @@ class Checker {
       CheckResult r = run_checks(trace, std::move(c.read.findings), opt_);
       r.input = c.name;
       r.read_ms = read_ms / static_cast<double>(cases.value().size());
-      if (!args_.dot.empty()) {
+      if (!args_.dot.empty() || !args_.html.empty()) {
+        bool several = cases.value().size() > 1;
         TaskGraph g = build_graph(trace);
-        std::string why;
-        if (!write_file(args_.dot, format_dot(trace, g, r.findings, {}), why)) {
-          r.findings.push_back(dump_failed(why));
-          r.totals[{Severity::Error, 501, ""}]++;
-          r.errors++;
-          r.pass = false;
+        if (!args_.dot.empty()) {
+          DotOptions dot;
+          dot.title = verdict_line(r);
+          write_report(r, case_path(args_.dot, c.name, several), format_dot(trace, g, r.findings, dot));
         }
+        if (!args_.html.empty())
+          write_report(r, case_path(args_.html, c.name, several), format_html_report(trace, g, r));
       }
       Verbosity v = args_.quiet ? Verbosity::Quiet : args_.verbose ? Verbosity::Verbose : Verbosity::Normal;
       out.text += format_text_report(r, &trace, v, opt_.max_errors);
@@ -174,6 +202,14 @@ int run_check(const CheckArgs& a) {
     print_error("--dot needs exactly one input");
     return 2;
   }
+  if (!a.html.empty() && files.value().size() != 1) {
+    print_error("--html needs exactly one input");
+    return 2;
+  }
+  if (!a.html.empty() && a.html == a.json) {
+    print_error("--html and --json name the same file");
+    return 2;
+  }
   Checker checker(a, opt, load);
   std::vector<CheckResult> results;
   std::vector<InputError> errors;
@@ -215,6 +251,7 @@ CommandRun add_check_command(CLI::App& app) {
       ->required();
   c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
   c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
+  c->add_option("--html", a->html, "write the visual report, one self-contained HTML page (one input)");
   c->add_option("--format", a->format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
   c->add_option("--op", a->op, "operator parameters (JSON or file) for inputs without them");
   c->add_option("--case", a->case_glob, "only the cases whose name matches this glob");

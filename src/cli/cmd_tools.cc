@@ -10,15 +10,17 @@
 #include "graph/stats.h"
 #include "io/dot_writer.h"
 #include "io/load.h"
+#include "io/report_text.h"
 
 namespace cc {
 
 namespace {
 
 struct ToolArgs {
-  std::string input, output, format, case_glob, focus;
+  std::string input, output, format, case_glob;
+  std::vector<std::string> focus;
   u32 radius = 3;
-  bool highlight = true;
+  bool no_check = false;
 };
 
 Result<std::vector<LoadedCase>> load(const ToolArgs& a) {
@@ -60,6 +62,24 @@ bool parse_task_position(const Trace& t, const std::string& text, u32& id) {
   return false;
 }
 
+// The --focus values: tasks "r/s/i", or "findings" for the tasks of every finding.
+bool parse_focus(const Trace& t, const std::vector<std::string>& focus,
+                 const std::vector<Finding>& findings, std::vector<u32>& out) {
+  for (const std::string& f : focus) {
+    if (f == "findings") {
+      for (const Finding& x : findings) out.insert(out.end(), x.tasks.begin(), x.tasks.end());
+      continue;
+    }
+    u32 id;
+    if (!parse_task_position(t, f, id)) {
+      print_error(fmt::format("--focus {}: no such task (write RANK/STREAM/INDEX or \"findings\")", f));
+      return false;
+    }
+    out.push_back(id);
+  }
+  return true;
+}
+
 int run_dot(const ToolArgs& a) {
   auto cases = load(a);
   if (!cases) {
@@ -76,12 +96,19 @@ int run_dot(const ToolArgs& a) {
   TaskGraph g = build_graph(t);
   DotOptions opt;
   opt.radius = a.radius;
-  if (!a.focus.empty() && !parse_task_position(t, a.focus, opt.focus)) {
-    print_error(fmt::format("--focus {}: no such task (write RANK/STREAM/INDEX)", a.focus));
+  opt.title = c.name;
+  std::vector<Finding> findings;
+  if (!a.no_check) {
+    CheckResult r = run_checks(t, std::move(c.read.findings), CheckOptions{});
+    r.input = c.name;
+    opt.title = verdict_line(r);
+    findings = std::move(r.findings);
+  }
+  if (!parse_focus(t, a.focus, findings, opt.focus)) return 2;
+  if (!a.focus.empty() && opt.focus.empty()) {
+    print_error("--focus findings: the input has no finding that names a task");
     return 2;
   }
-  std::vector<Finding> findings;
-  if (a.highlight) findings = run_checks(t, std::move(c.read.findings), CheckOptions{}).findings;
   std::string dot = format_dot(t, g, findings, opt);
   if (a.output.empty() || a.output == "-") {
     std::fwrite(dot.data(), 1, dot.size(), stdout);
@@ -117,8 +144,11 @@ CommandRun add_dot_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("dot", "the task graph as Graphviz DOT");
   common(c, *a);
   c->add_option("-o,--output", a->output, "output file (default: standard output)");
-  c->add_option("--focus", a->focus, "draw only the neighbourhood of task RANK/STREAM/INDEX");
+  c->add_option("--focus", a->focus,
+                 "draw only the neighbourhood of task RANK/STREAM/INDEX, or of every finding's "
+                 "tasks (\"findings\"); may be repeated");
   c->add_option("--radius", a->radius, "with --focus: edges away from the task (default 3)");
+  c->add_flag("--no-check", a->no_check, "draw the graph without running the checks (no highlights)");
   return [a] { return run_dot(*a); };
 }
 

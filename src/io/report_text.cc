@@ -38,14 +38,17 @@ std::string code_counts(const CheckResult& r, Severity s) {
 
 }  // namespace
 
-std::string summary_line(const CheckResult& r) {
+std::string verdict_line(const CheckResult& r) {
   std::string errs = code_counts(r, Severity::Error);
   std::string warns = code_counts(r, Severity::Warning);
+  return fmt::format("{}: {} ({}{}; {}{})", r.input, r.pass ? "PASS" : "FAIL",
+                     plural(r.errors, "error"), errs.empty() ? "" : ": " + errs,
+                     plural(r.warnings, "warning"), warns.empty() ? "" : ": " + warns);
+}
+
+std::string summary_line(const CheckResult& r) {
   double ms = r.ms + r.read_ms;
-  return fmt::format("collcheck: {}: {} ({}{}; {}{}) ranks={} tasks={} in {} ms", r.input,
-                     r.pass ? "PASS" : "FAIL", plural(r.errors, "error"),
-                     errs.empty() ? "" : ": " + errs, plural(r.warnings, "warning"),
-                     warns.empty() ? "" : ": " + warns, r.ranks, r.tasks,
+  return fmt::format("collcheck: {} ranks={} tasks={} in {} ms", verdict_line(r), r.ranks, r.tasks,
                      static_cast<u64>(std::llround(ms)));
 }
 

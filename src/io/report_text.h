@@ -15,6 +15,10 @@ enum class Verbosity { Quiet, Normal, Verbose };
 std::string format_text_report(const CheckResult& r, const Trace* trace, Verbosity v,
                                u32 max_errors);
 
+// "FILE: FAIL (2 errors: 302×1, 406×1; 0 warnings)": the verdict without
+// timings, for titles that must not change from run to run.
+std::string verdict_line(const CheckResult& r);
+
 // "collcheck: FILE: FAIL (2 errors: 302×1, 406×1; 0 warnings) ranks=8 tasks=1234 in 12 ms"
 std::string summary_line(const CheckResult& r);
 

@@ -1,0 +1,583 @@
+// collcheck's visual report. Reads the JSON in #cc-data (src/io/html_data.cc)
+// and draws two canvases that share one horizontal axis, the simulated
+// execution order: a timeline (a lane per stream) and a memory view (address
+// of one rank's buffer). Only what is on screen is drawn, so the page stays
+// responsive with hundreds of thousands of tasks.
+(function () {
+  'use strict';
+  const body = document.body;
+  window.addEventListener('error', function (e) { body.dataset.error = String(e.message); });
+
+  const D = JSON.parse(document.getElementById('cc-data').textContent);
+  const T = D.tasks;
+  const N = T.col.length;
+  const LANE_H = 26, MAX_SPACE = 3e7;
+  const $ = function (id) { return document.getElementById(id); };
+  const el = function (tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+
+  // ---- model -------------------------------------------------------------
+  const laneOf = new Int32Array(N);          // task -> row in the timeline
+  const rows = [];                           // row -> {lane, rank, stream, tasks[]}
+  const rowOfLane = new Map();               // lane (stream index) -> row
+  const hasTasks = new Uint8Array(D.lanes.length);
+  for (let i = 0; i < N; i++) hasTasks[T.lane[i]] = 1;
+  D.lanes.forEach(function (l, lane) {
+    if (!hasTasks[lane]) return;
+    rowOfLane.set(lane, rows.length);
+    rows.push({ lane: lane, rank: l[0], stream: l[1], tasks: [] });
+  });
+  let nCols = 1;
+  for (let i = 0; i < N; i++) {
+    const r = rowOfLane.get(T.lane[i]);
+    laneOf[i] = r;
+    rows[r].tasks.push(i);
+    if (T.col[i] + 1 > nCols) nCols = T.col[i] + 1;
+  }
+  rows.forEach(function (r) { r.tasks.sort(function (a, b) { return T.col[a] - T.col[b]; }); });
+  const pos = function (i) { const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i]; };
+  const where = function (line) { return line ? D.file + ':' + line : ''; };
+  const isBlocked = new Uint8Array(N);
+  D.blocked.forEach(function (i) { isBlocked[i] = 1; });
+  const syncPairs = [];
+  for (let i = 0; i < N; i++) if (T.type[i] === 'RECORD' && T.partner[i] >= 0) syncPairs.push([i, T.partner[i]]);
+
+  // Tasks in any finding (2 = in an error, 1 = only in warnings), and the
+  // findings each task is in.
+  const marked = new Uint8Array(N);
+  const findingsOf = new Map();
+  D.findings.forEach(function (f, k) {
+    f.tasks.forEach(function (i) {
+      if (i < 0) return;
+      marked[i] = Math.max(marked[i], f.severity === 'error' ? 2 : 1);
+      if (!findingsOf.has(i)) findingsOf.set(i, []);
+      findingsOf.get(i).push(k);
+    });
+    f.ranges = parseRanges(f);
+  });
+
+  // Byte ranges a finding names: the headline of a semantic finding
+  // ("Rank 2 OUTPUT [0x200,0x300): ...") and a "Bytes : rank 2 CCL [a,b)" line.
+  function parseRanges(f) {
+    const re = /\b[Rr]ank (\d+) ([A-Za-z_][A-Za-z0-9_]*) \[(0x[0-9a-fA-F]+),(0x[0-9a-fA-F]+)\)/;
+    const out = [];
+    const texts = [f.message].concat(f.details.filter(function (d) { return /^Bytes\b/.test(d); }));
+    texts.forEach(function (s) {
+      const m = re.exec(s);
+      if (m) out.push({ rank: +m[1], buf: m[2], b: Number(BigInt(m[3])), e: Number(BigInt(m[4])) });
+    });
+    return out;
+  }
+
+  // Memory accesses per (rank, buffer), sorted by column.
+  const buffers = D.memory.map(function (m) {
+    const n = m.acc.length / 4;
+    const order = [];
+    for (let j = 0; j < n; j++) order.push(j);
+    order.sort(function (a, b) { return T.col[m.acc[4 * a]] - T.col[m.acc[4 * b]]; });
+    const task = new Int32Array(n), col = new Int32Array(n), w = new Uint8Array(n);
+    const b = new Float64Array(n), e = new Float64Array(n);
+    let lo = Infinity, hi = 0;
+    order.forEach(function (j, k) {
+      task[k] = m.acc[4 * j]; col[k] = T.col[task[k]];
+      b[k] = m.acc[4 * j + 1]; e[k] = m.acc[4 * j + 2]; w[k] = m.acc[4 * j + 3];
+      lo = Math.min(lo, b[k]); hi = Math.max(hi, e[k]);
+    });
+    return { rank: m.rank, buf: m.buf, size: m.size, n: n, task: task, col: col, b: b, e: e, w: w,
+             lo: lo === Infinity ? 0 : lo, hi: hi || 1 };
+  });
+
+  // ---- state -------------------------------------------------------------
+  const S = { cw: 24, active: -1, selected: -1, hl: new Set(), buffer: 0, y0: 0, y1: 1 };
+
+  // ---- header, findings list ----------------------------------------------
+  document.title = 'collcheck: ' + D.file + ' ' + D.verdict;
+  $('verdict').textContent = D.verdict;
+  $('verdict').classList.add(D.verdict);
+  $('file').textContent = D.file;
+  $('operator').textContent = D.operator + ' \u00b7 ' + D.totalTasks + ' tasks on ' + D.lanes.length +
+    ' streams' + (D.complete ? '' : ' \u00b7 the simulation deadlocked');
+  $('summary').textContent = D.summary;
+  if (D.note) { $('note').hidden = false; $('note').textContent = D.note; }
+  $('finding-count').textContent = '(' + D.findings.length + ')';
+  const list = $('findings');
+  if (!D.findings.length) list.appendChild(el('li', 'none hint', 'No findings: every check passed.'));
+  D.findings.forEach(function (f, k) {
+    const li = el('li', 'finding sev-' + f.severity);
+    li.dataset.index = k + 1;
+    const top = el('div');
+    top.appendChild(el('span', 'num', '#' + (k + 1)));
+    top.appendChild(el('span', 'code', f.code ? String(f.code) : f.name));
+    top.appendChild(document.createTextNode(' '));
+    top.appendChild(el('span', 'name', (f.code ? f.name + ' \u00b7 ' : '') + f.stage +
+      (f.severity === 'warning' ? ' \u00b7 warning' : '')));
+    li.appendChild(top);
+    li.appendChild(el('div', 'msg', f.message));
+    if (f.refs.length)
+      li.appendChild(el('div', 'where mono', f.refs.slice(0, 6).map(function (r) { return r.pos; }).join(', ') +
+        (f.refs.length > 6 ? ', \u2026' : '')));
+    li.addEventListener('click', function () { activate(k, true); });
+    list.appendChild(li);
+  });
+  D.more.forEach(function (m) { $('more').appendChild(el('li', '', m)); });
+
+  // ---- colours -------------------------------------------------------------
+  const FILL = { TRANS_MEM: '#90caf9', BATCH_TRANS_MEM: '#64b5f6', REDUCE: '#b39ddb', BATCH_REDUCE: '#9575cd',
+                 RECORD: '#a5d6a7', WAIT: '#ffe082', UNKNOWN: '#cfd8dc' };
+  const SHORT = { TRANS_MEM: 'TM', BATCH_TRANS_MEM: 'BTM', REDUCE: 'RD', BATCH_REDUCE: 'BRD',
+                  RECORD: 'R', WAIT: 'W', UNKNOWN: '?' };
+  const C_ERR = '#c62828', C_WARN = '#ef6c00', C_SEL = '#0d47a1', C_SYNC = 'rgba(21,101,192,0.55)';
+  const C_READ = '#3d7fd6', C_WRITE = '#e07b24';
+  function legend(id, items) {
+    items.forEach(function (it) {
+      const s = el('span');
+      const sw = el('span', 'sw');
+      sw.style.background = it[0];
+      if (it[2]) sw.style.border = it[2];
+      s.appendChild(sw);
+      s.appendChild(document.createTextNode(it[1]));
+      $(id).appendChild(s);
+    });
+  }
+  legend('tl-legend', [[FILL.TRANS_MEM, 'copy'], [FILL.REDUCE, 'reduce'], [FILL.RECORD, 'RECORD'],
+    [FILL.WAIT, 'WAIT'], ['#eceff1', 'never executed', '1px dashed #78909c'],
+    ['#fff', 'in an error', '2px solid ' + C_ERR], ['#fff', 'in a warning', '2px solid ' + C_WARN],
+    ['rgba(21,101,192,0.55)', 'RECORD \u2192 WAIT']]);
+  legend('mem-legend', [[C_READ, 'read'], [C_WRITE, 'write'], ['#b0bec5', 'never executed'],
+    ['#fff', 'task in a finding', '2px solid ' + C_ERR], ['rgba(198,40,40,0.18)', 'bytes a finding names']]);
+
+  // ---- canvases ------------------------------------------------------------
+  const tl = { scroll: $('tl-scroll'), space: $('tl-space'), canvas: $('tl-canvas'), gutter: $('tl-labels') };
+  const mem = { scroll: $('mem-scroll'), space: $('mem-space'), canvas: $('mem-canvas'), gutter: $('mem-axis') };
+  const GUTTER_TL = 118, GUTTER_MEM = 96;
+  tl.scroll.style.height = Math.min(Math.max(rows.length * LANE_H + 20, 80), 380) + 'px';
+
+  function sizeCanvas(c, w, h) {
+    const r = window.devicePixelRatio || 1;
+    if (c.width !== Math.round(w * r) || c.height !== Math.round(h * r)) {
+      c.width = Math.round(w * r); c.height = Math.round(h * r);
+      c.style.width = w + 'px'; c.style.height = h + 'px';
+    }
+    const ctx = c.getContext('2d');
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    return ctx;
+  }
+  function layout() {
+    const width = Math.min(nCols * S.cw + 40, MAX_SPACE);
+    [tl, mem].forEach(function (v) {
+      v.space.style.width = width + 'px';
+      v.vw = v.scroll.clientWidth; v.vh = v.scroll.clientHeight;
+    });
+    tl.space.style.height = Math.max(rows.length * LANE_H + 8, tl.vh) + 'px';
+    mem.space.style.height = mem.vh + 'px';
+    draw();
+  }
+  function visibleCols(v) {
+    const left = v.scroll.scrollLeft;
+    return [Math.floor(left / S.cw) - 1, Math.ceil((left + v.vw) / S.cw) + 1, left];
+  }
+  // First index in `arr` (sorted by key(i)) whose key is >= x.
+  function lowerBound(n, key, x) {
+    let lo = 0, hi = n;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (key(mid) < x) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function outline(ctx, i, x, y, w, h) {
+    if (S.hl.has(i)) {
+      ctx.lineWidth = 3; ctx.strokeStyle = marked[i] === 1 ? C_WARN : C_ERR;
+      ctx.shadowColor = ctx.strokeStyle; ctx.shadowBlur = 6;
+      ctx.strokeRect(x - 1, y - 1, w + 2, h + 2);
+      ctx.shadowBlur = 0;
+    } else if (marked[i]) {
+      ctx.lineWidth = 2; ctx.strokeStyle = marked[i] === 2 ? C_ERR : C_WARN;
+      ctx.strokeRect(x, y, w, h);
+    }
+    if (S.selected === i) {
+      ctx.lineWidth = 2; ctx.strokeStyle = C_SEL; ctx.setLineDash([3, 2]);
+      ctx.strokeRect(x - 3, y - 3, w + 6, h + 6); ctx.setLineDash([]);
+    }
+  }
+
+  function drawTimeline() {
+    const ctx = sizeCanvas(tl.canvas, tl.vw, tl.vh);
+    const [c0, c1, left] = visibleCols(tl);
+    const top = tl.scroll.scrollTop, cw = S.cw;
+    ctx.clearRect(0, 0, tl.vw, tl.vh);
+    const r0 = Math.max(0, Math.floor(top / LANE_H)), r1 = Math.min(rows.length, Math.ceil((top + tl.vh) / LANE_H));
+    for (let r = r0; r < r1; r++) {
+      const y = r * LANE_H - top;
+      ctx.fillStyle = r % 2 ? '#f8fafc' : '#ffffff';
+      ctx.fillRect(0, y, tl.vw, LANE_H);
+      if (r > 0 && rows[r].rank !== rows[r - 1].rank) { ctx.fillStyle = '#9aa5b1'; ctx.fillRect(0, y, tl.vw, 1); }
+    }
+    if (!D.complete) {  // where the simulation stopped
+      const x = (D.executedCols + 0.5) * cw - left;
+      ctx.strokeStyle = C_ERR; ctx.lineWidth = 1.5; ctx.setLineDash([5, 4]);
+      ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, tl.vh); ctx.stroke(); ctx.setLineDash([]);
+      ctx.fillStyle = C_ERR; ctx.font = 'bold 11px system-ui, sans-serif';
+      ctx.fillText('deadlock: nothing to the right executed', x + 4, 12);
+    }
+    ctx.font = '10px ui-monospace, monospace'; ctx.textBaseline = 'middle';
+    const bw = Math.max(1, cw - 2);
+    for (let r = r0; r < r1; r++) {
+      const tasks = rows[r].tasks;
+      const y = r * LANE_H - top + 4, h = LANE_H - 8;
+      for (let k = lowerBound(tasks.length, function (j) { return T.col[tasks[j]]; }, c0); k < tasks.length; k++) {
+        const i = tasks[k], c = T.col[i];
+        if (c > c1) break;
+        const x = c * cw - left + 1, exec = T.tau[i] >= 0;
+        ctx.fillStyle = exec ? FILL[T.type[i]] : '#eceff1';
+        ctx.fillRect(x, y, bw, h);
+        if (!exec) {
+          ctx.strokeStyle = isBlocked[i] ? C_ERR : '#78909c'; ctx.lineWidth = isBlocked[i] ? 2 : 1;
+          ctx.setLineDash([3, 2]); ctx.strokeRect(x + 0.5, y + 0.5, bw - 1, h - 1); ctx.setLineDash([]);
+        }
+        if (isBlocked[i]) {  // hatch a blocked WAIT
+          ctx.save(); ctx.beginPath(); ctx.rect(x, y, bw, h); ctx.clip();
+          ctx.strokeStyle = 'rgba(198,40,40,0.55)'; ctx.lineWidth = 1;
+          for (let d = -h; d < bw; d += 5) { ctx.beginPath(); ctx.moveTo(x + d, y + h); ctx.lineTo(x + d + h, y); ctx.stroke(); }
+          ctx.restore();
+        }
+        if (cw >= 16) {
+          ctx.fillStyle = '#102a43';
+          const label = cw >= 54 ? T.type[i].replace('BATCH_', 'B_') : SHORT[T.type[i]];
+          ctx.fillText(label, x + 3, y + h / 2, bw - 4);
+        }
+        outline(ctx, i, x, y, bw, h);
+      }
+    }
+    // RECORD -> WAIT arrows whose span crosses the screen.
+    ctx.lineWidth = 1;
+    const arrow = function (a, b, colour, dash) {
+      const ca = T.col[a], cb = T.col[b];
+      if (Math.max(ca, cb) < c0 || Math.min(ca, cb) > c1) return;
+      const ya = laneOf[a] * LANE_H - top + LANE_H / 2, yb = laneOf[b] * LANE_H - top + LANE_H / 2;
+      if ((ya < 0 && yb < 0) || (ya > tl.vh && yb > tl.vh)) return;
+      const xa = ca * cw - left + cw - 1, xb = cb * cw - left + 1;
+      const hot = S.hl.has(a) || S.hl.has(b);
+      ctx.strokeStyle = hot ? C_ERR : colour; ctx.lineWidth = hot ? 2 : 1; ctx.setLineDash(dash);
+      ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke(); ctx.setLineDash([]);
+      const ang = Math.atan2(yb - ya, xb - xa);
+      ctx.fillStyle = ctx.strokeStyle; ctx.beginPath(); ctx.moveTo(xb, yb);
+      ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
+      ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4)); ctx.fill();
+    };
+    syncPairs.forEach(function (p) { arrow(p[0], p[1], C_SYNC, []); });
+    for (let j = 0; j < D.edges.length; j += 2) arrow(D.edges[j], D.edges[j + 1], 'rgba(106,27,154,0.55)', [2, 2]);
+    // Lane labels.
+    const g = sizeCanvas(tl.gutter, GUTTER_TL, tl.vh);
+    g.clearRect(0, 0, GUTTER_TL, tl.vh);
+    g.font = '11.5px system-ui, sans-serif'; g.textBaseline = 'middle';
+    for (let r = r0; r < r1; r++) {
+      const y = r * LANE_H - top;
+      const first = r === 0 || rows[r].rank !== rows[r - 1].rank;
+      if (first && r > 0) { g.fillStyle = '#9aa5b1'; g.fillRect(0, y, GUTTER_TL, 1); }
+      g.fillStyle = first ? '#1f2933' : '#616e7c';
+      g.fillText((first ? 'rank ' + rows[r].rank : '') + '', 8, y + LANE_H / 2);
+      g.fillStyle = '#616e7c';
+      g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
+    }
+  }
+
+  function hex(v) { return '0x' + Math.round(v).toString(16); }
+  function drawMemory() {
+    const ctx = sizeCanvas(mem.canvas, mem.vw, mem.vh);
+    const g = sizeCanvas(mem.gutter, GUTTER_MEM, mem.vh);
+    ctx.clearRect(0, 0, mem.vw, mem.vh);
+    g.clearRect(0, 0, GUTTER_MEM, mem.vh);
+    const B = buffers[S.buffer];
+    if (!B) {
+      ctx.fillStyle = '#616e7c'; ctx.font = '13px system-ui, sans-serif';
+      ctx.fillText('No data task accesses memory in this trace.', 12, 24);
+      return;
+    }
+    const [c0, c1, left] = visibleCols(mem);
+    const PAD = 10, H = mem.vh - 2 * PAD, cw = S.cw;
+    const span = Math.max(S.y1 - S.y0, 1e-9);
+    const Y = function (a) { return PAD + (a - S.y0) / span * H; };
+    // Axis: evenly spaced address ticks.
+    g.font = '10px ui-monospace, monospace'; g.fillStyle = '#616e7c'; g.textBaseline = 'middle';
+    ctx.strokeStyle = '#eef2f6'; ctx.lineWidth = 1;
+    const step = Math.pow(2, Math.ceil(Math.log2(Math.max(span / 6, 1))));
+    for (let a = Math.ceil(S.y0 / step) * step; a <= S.y1; a += step) {
+      const y = Y(a);
+      g.fillText(hex(a), 6, y);
+      ctx.beginPath(); ctx.moveTo(0, y); ctx.lineTo(mem.vw, y); ctx.stroke();
+    }
+    if (B.size !== null && B.size >= S.y0 && B.size <= S.y1) {  // end of the buffer
+      const y = Y(B.size);
+      ctx.strokeStyle = '#7b8794'; ctx.setLineDash([4, 3]);
+      ctx.beginPath(); ctx.moveTo(0, y); ctx.lineTo(mem.vw, y); ctx.stroke(); ctx.setLineDash([]);
+      ctx.fillStyle = '#7b8794'; ctx.font = '10px system-ui, sans-serif'; ctx.fillText('end of buffer', 4, y - 5);
+    }
+    // Bytes the findings name on this buffer: the active finding's strongly.
+    D.findings.forEach(function (f, k) {
+      f.ranges.forEach(function (rg) {
+        if (rg.rank !== B.rank || rg.buf !== B.buf) return;
+        const y = Y(rg.b), h = Math.max(2, Y(rg.e) - y);
+        let x0 = 0, x1 = mem.vw;
+        const cols = f.tasks.filter(function (i) { return i >= 0; }).map(function (i) { return T.col[i]; });
+        if (f.code === 302 && cols.length) {  // the span between the two conflicting tasks
+          x0 = Math.min.apply(null, cols) * cw - left; x1 = (Math.max.apply(null, cols) + 1) * cw - left;
+        }
+        ctx.fillStyle = k === S.active ? 'rgba(198,40,40,0.28)' : 'rgba(198,40,40,0.12)';
+        ctx.fillRect(x0, y, x1 - x0, h);
+        if (k === S.active) { ctx.strokeStyle = C_ERR; ctx.lineWidth = 1; ctx.strokeRect(x0, y, x1 - x0, h); }
+      });
+    });
+    const bw = Math.max(1, cw * 0.6), off = cw * 0.2;
+    for (let k = lowerBound(B.n, function (j) { return B.col[j]; }, c0); k < B.n; k++) {
+      const c = B.col[k];
+      if (c > c1) break;
+      const i = B.task[k];
+      const x = c * cw - left + off, y = Y(B.b[k]), h = Math.max(2, Y(B.e[k]) - y);
+      if (y > mem.vh || y + h < 0) continue;
+      ctx.fillStyle = T.tau[i] < 0 ? '#b0bec5' : B.w[k] ? C_WRITE : C_READ;
+      ctx.fillRect(x, y, bw, h);
+      outline(ctx, i, x, y, bw, h);
+    }
+  }
+  function draw() { drawTimeline(); drawMemory(); }
+
+  // ---- buffer selection and zoom -----------------------------------------
+  const select = $('mem-buffer');
+  buffers.forEach(function (B, k) {
+    const o = el('option', '', 'rank ' + B.rank + ' ' + B.buf + ' (' + B.n + ' accesses)');
+    o.value = k;
+    select.appendChild(o);
+  });
+  function fitY(lo, hi) {
+    const pad = Math.max((hi - lo) * 0.08, 1);
+    S.y0 = Math.max(0, lo - pad); S.y1 = hi + pad;
+  }
+  function chooseBuffer(k, lo, hi) {
+    S.buffer = k; select.value = k;
+    const B = buffers[k];
+    if (B) fitY(lo === undefined ? B.lo : lo, hi === undefined ? B.hi : hi);
+  }
+  select.addEventListener('change', function () { chooseBuffer(+select.value); draw(); });
+  function clampCw(cw) { return Math.max(0.02, Math.min(120, MAX_SPACE / nCols, cw)); }
+  function zoomX(factor, anchorPx) {
+    const v = tl.scroll, a = anchorPx === undefined ? v.clientWidth / 2 : anchorPx;
+    const col = (v.scrollLeft + a) / S.cw;
+    S.cw = clampCw(S.cw * factor);
+    layout();
+    v.scrollLeft = col * S.cw - a;
+  }
+  function zoomY(factor) {
+    const mid = (S.y0 + S.y1) / 2, half = (S.y1 - S.y0) / 2 / factor;
+    S.y0 = Math.max(0, mid - half); S.y1 = mid + half; draw();
+  }
+  document.querySelectorAll('button[data-zoom]').forEach(function (b) {
+    b.addEventListener('click', function () {
+      const z = b.dataset.zoom;
+      if (z === 'x+') zoomX(1.5); else if (z === 'x-') zoomX(1 / 1.5);
+      else if (z === 'xfit') { S.cw = clampCw(tl.scroll.clientWidth / nCols); layout(); }
+      else if (z === 'y+') zoomY(1.6); else if (z === 'y-') zoomY(1 / 1.6);
+      else if (z === 'yfit') { chooseBuffer(S.buffer); draw(); }
+    });
+  });
+  [tl, mem].forEach(function (v) {
+    v.scroll.addEventListener('wheel', function (e) {
+      if (e.ctrlKey) { e.preventDefault(); zoomX(e.deltaY < 0 ? 1.25 : 0.8, e.clientX - v.scroll.getBoundingClientRect().left); }
+      else if (e.altKey && v === mem) { e.preventDefault(); zoomY(e.deltaY < 0 ? 1.25 : 0.8); }
+    }, { passive: false });
+  });
+  let syncing = false;
+  function onScroll(from, to) {
+    return function () {
+      if (!syncing && to.scroll.scrollLeft !== from.scroll.scrollLeft) {
+        syncing = true; to.scroll.scrollLeft = from.scroll.scrollLeft; syncing = false;
+      }
+      requestDraw();
+    };
+  }
+  let pending = false;
+  function requestDraw() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; draw(); });
+  }
+  tl.scroll.addEventListener('scroll', onScroll(tl, mem));
+  mem.scroll.addEventListener('scroll', onScroll(mem, tl));
+  window.addEventListener('resize', layout);
+
+  // ---- hit testing, tooltip, selection -------------------------------------
+  function taskAt(v, e) {
+    const rect = v.scroll.getBoundingClientRect();
+    const x = e.clientX - rect.left + v.scroll.scrollLeft, yy = e.clientY - rect.top;
+    const c = Math.floor(x / S.cw);
+    if (v === tl) {
+      const r = Math.floor((yy + tl.scroll.scrollTop) / LANE_H);
+      if (r < 0 || r >= rows.length) return -1;
+      const tasks = rows[r].tasks;
+      const k = lowerBound(tasks.length, function (j) { return T.col[tasks[j]]; }, c);
+      return k < tasks.length && T.col[tasks[k]] === c ? tasks[k] : -1;
+    }
+    const B = buffers[S.buffer];
+    if (!B) return -1;
+    const PAD = 10, H = mem.vh - 2 * PAD, span = Math.max(S.y1 - S.y0, 1e-9);
+    const addr = S.y0 + (yy - PAD) / H * span, slack = 3 / H * span;
+    for (let k = lowerBound(B.n, function (j) { return B.col[j]; }, c); k < B.n && B.col[k] === c; k++)
+      if (addr >= B.b[k] - slack && addr < B.e[k] + slack) return B.task[k];
+    return -1;
+  }
+  function describe(i) {
+    let s = pos(i) + (T.line[i] ? '  (' + where(T.line[i]) + ')' : '') + '\n' + T.desc[i];
+    s += '\n' + (T.tau[i] >= 0 ? 'executed as step ' + (T.tau[i] + 1) : isBlocked[i] ? 'blocked: never released' : 'never executed');
+    const fs = findingsOf.get(i);
+    if (fs) s += '\nin ' + fs.map(function (k) { const f = D.findings[k]; return '#' + (k + 1) + ' ' + (f.code || f.name); }).join(', ');
+    return s;
+  }
+  const tip = $('tip');
+  [tl, mem].forEach(function (v) {
+    v.scroll.addEventListener('mousemove', function (e) {
+      const i = taskAt(v, e);
+      if (i < 0) { tip.hidden = true; return; }
+      tip.textContent = describe(i); tip.hidden = false;
+      tip.style.left = Math.min(e.clientX + 14, window.innerWidth - 420) + 'px';
+      tip.style.top = (e.clientY + 16) + 'px';
+    });
+    v.scroll.addEventListener('mouseleave', function () { tip.hidden = true; });
+    v.scroll.addEventListener('click', function (e) { const i = taskAt(v, e); if (i >= 0) selectTask(i, false); });
+  });
+
+  function taskItem(i, ref, hl) {
+    const li = el('li', 'task' + (hl ? ' hl' : ''));
+    li.appendChild(el('span', 'pos mono', ref ? ref.pos : pos(i)));
+    const line = ref ? ref.line : T.line[i];
+    if (line) li.appendChild(el('span', 'line', where(line)));
+    if (i < 0) li.appendChild(el('span', 'hint', '(not drawn: outside the part of the trace this report shows)'));
+    else if (T.tau[i] < 0) li.appendChild(el('span', 'hint', isBlocked[i] ? 'blocked' : 'never executed'));
+    li.appendChild(el('span', 'desc', ref ? ref.desc : T.desc[i]));
+    if (i >= 0) {
+      li.dataset.task = pos(i);
+      li.addEventListener('click', function (e) { e.stopPropagation(); selectTask(i, true); });
+    }
+    return li;
+  }
+  function reflect() {  // state into the DOM, for scripts and tests
+    body.dataset.active = S.active >= 0 ? S.active + 1 : '';
+    body.dataset.highlighted = Array.from(S.hl).map(pos).join(',');
+    body.dataset.selected = S.selected >= 0 ? pos(S.selected) : '';
+  }
+  // Scrolls both views so that `tasks` are in sight, and the memory view to
+  // the buffer and addresses they (or the finding's ranges) touch.
+  function reveal(tasks, ranges) {
+    if (!tasks.length && !ranges.length) return;
+    if (tasks.length) {
+      const cols = tasks.map(function (i) { return T.col[i]; });
+      const lo = Math.min.apply(null, cols), hi = Math.max.apply(null, cols);
+      const mid = (lo + hi + 1) / 2 * S.cw;
+      tl.scroll.scrollLeft = Math.max(0, mid - tl.scroll.clientWidth / 2);
+      mem.scroll.scrollLeft = tl.scroll.scrollLeft;
+      const rs = tasks.map(function (i) { return laneOf[i]; });
+      const rmid = (Math.min.apply(null, rs) + Math.max.apply(null, rs) + 1) / 2 * LANE_H;
+      tl.scroll.scrollTop = Math.max(0, rmid - tl.scroll.clientHeight / 2);
+    }
+    // Memory: the buffer of the first named range, else the one the tasks touch most.
+    let best = -1, lo = Infinity, hi = -Infinity;
+    const want = new Set(tasks);
+    if (ranges.length) best = buffers.findIndex(function (B) { return B.rank === ranges[0].rank && B.buf === ranges[0].buf; });
+    if (best < 0) {
+      let most = 0;
+      buffers.forEach(function (B, k) {
+        let n = 0;
+        for (let j = 0; j < B.n; j++) if (want.has(B.task[j])) n += B.w[j] ? 2 : 1;
+        if (n > most) { most = n; best = k; }
+      });
+    }
+    if (best < 0) return;
+    const B = buffers[best];
+    for (let j = 0; j < B.n; j++) if (want.has(B.task[j])) { lo = Math.min(lo, B.b[j]); hi = Math.max(hi, B.e[j]); }
+    ranges.forEach(function (r) { if (r.rank === B.rank && r.buf === B.buf) { lo = Math.min(lo, r.b); hi = Math.max(hi, r.e); } });
+    if (lo === Infinity) chooseBuffer(best); else chooseBuffer(best, lo, hi);
+  }
+
+  function activate(k, fromUser) {
+    const f = D.findings[k];
+    if (!f) return;
+    S.active = k; S.selected = -1;
+    S.hl = new Set(f.tasks.filter(function (i) { return i >= 0; }));
+    list.querySelectorAll('li.finding').forEach(function (li) { li.classList.toggle('active', +li.dataset.index === k + 1); });
+    const item = list.querySelector('li.finding.active');
+    if (item && item.scrollIntoView) item.scrollIntoView({ block: 'nearest' });
+    const det = $('detail');
+    det.textContent = '';
+    const h = el('h3', 'sev-' + f.severity, '#' + (k + 1) + '  [' + f.stage + '] ' +
+      (f.code ? 'ErrorCode ' + f.code + ' ' : '') + f.name + (f.severity === 'warning' ? ' (warning)' : ''));
+    det.appendChild(h);
+    det.appendChild(el('div', '', f.message));
+    if (f.details.length) det.appendChild(el('pre', '', f.details.join('\n')));
+    if (f.refs.length) {
+      det.appendChild(el('div', 'hint', 'Tasks of this finding (click one to centre it):'));
+      const ul = el('ul', 'tasks');
+      f.refs.forEach(function (ref, j) { ul.appendChild(taskItem(f.tasks[j], ref, true)); });
+      det.appendChild(ul);
+    } else {
+      det.appendChild(el('div', 'hint', 'This finding names no task.'));
+    }
+    reveal(Array.from(S.hl), f.ranges);
+    if (fromUser && history.replaceState) history.replaceState(null, '', '#finding=' + (k + 1));
+    reflect();
+    draw();
+  }
+  function selectTask(i, centre) {
+    S.selected = i;
+    if (S.active < 0 || !S.hl.has(i)) { S.active = -1; S.hl = new Set(); }
+    list.querySelectorAll('li.finding.active').forEach(function (li) { if (S.active < 0) li.classList.remove('active'); });
+    if (S.active < 0) {
+      const det = $('detail');
+      det.textContent = '';
+      det.appendChild(el('h3', '', 'Task ' + pos(i)));
+      const ul = el('ul', 'tasks');
+      ul.appendChild(taskItem(i, null, false));
+      det.appendChild(ul);
+      const fs = findingsOf.get(i) || [];
+      if (fs.length) {
+        det.appendChild(el('div', 'hint', 'In findings:'));
+        fs.forEach(function (k) {
+          const a = el('button', '', '#' + (k + 1) + ' ' + (D.findings[k].code || D.findings[k].name) + ' ' + D.findings[k].message);
+          a.addEventListener('click', function () { activate(k, true); });
+          det.appendChild(a);
+        });
+      }
+      if (T.partner[i] >= 0) {
+        const p = T.partner[i];
+        const a = el('button', '', (T.type[i] === 'RECORD' ? 'released WAIT ' : 'released by RECORD ') + pos(p));
+        a.addEventListener('click', function () { selectTask(p, true); });
+        det.appendChild(a);
+      }
+    }
+    if (centre) reveal([i], []);
+    reflect();
+    draw();
+  }
+
+  // ---- keyboard and URL fragment -----------------------------------------
+  document.addEventListener('keydown', function (e) {
+    if (e.target.tagName === 'SELECT' || !D.findings.length) return;
+    if (e.key === 'n' || e.key === 'j') activate(Math.min(D.findings.length - 1, S.active + 1), true);
+    else if (e.key === 'p' || e.key === 'k') activate(Math.max(0, S.active - 1), true);
+  });
+  // "#finding=N" (1-based) activates finding N; "#task=R/S/I" selects a task.
+  function fromHash() {
+    const m = /^#finding=(\d+)$/.exec(location.hash);
+    if (m) { activate(+m[1] - 1, false); return; }
+    const t = /^#task=(\d+)\/(\d+)\/(\d+)$/.exec(location.hash);
+    if (t) for (let i = 0; i < N; i++) if (pos(i) === t[1] + '/' + t[2] + '/' + t[3]) { selectTask(i, true); return; }
+  }
+  window.addEventListener('hashchange', fromHash);
+
+  chooseBuffer(0);
+  layout();
+  S.cw = clampCw(Math.min(90, Math.max(22, Math.floor(tl.scroll.clientWidth / nCols))));
+  layout();
+  fromHash();
+  reflect();
+  body.dataset.ready = '1';
+})();
