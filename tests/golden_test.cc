@@ -89,6 +89,15 @@ std::vector<GoldenCase> discover() {
 
 void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.path; }
 
+// "graph/102_cycle.jsonl" -> "graph_102_cycle_jsonl"
+std::string case_name_of(const std::string& path) {
+  fs::path root = fs::path(source_dir()) / "tests" / "cases";
+  std::string rel = fs::relative(path, root).string();
+  for (char& ch : rel)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return rel;
+}
+
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(Golden, Case) {
@@ -115,12 +124,43 @@ TEST_P(Golden, Case) {
   EXPECT_EQ(got, c.codes) << c.path << "\n" << r.out;
 }
 
+// Every case that is a usable input: `check --dot` writes a graph Graphviz
+// accepts, with the check's findings highlighted.
+TEST_P(Golden, GraphRendersWithGraphviz) {
+  const GoldenCase& c = GetParam();
+  if (c.exit != 0 && c.exit != 1) GTEST_SKIP() << "not a usable input";
+  std::string dot = find_program("dot");
+  if (dot.empty()) {
+    if (tools_required()) FAIL() << "Graphviz's dot is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "Graphviz's dot is not installed (scripts/setup installs it)";
+  }
+  fs::path dir = temp_path("dot-" + case_name_of(c.path));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string json = (dir / "report.json").string();
+  RunResult r = run_collcheck(fmt::format("check -q -j1 --json {} --dot {} {} '{}'", json,
+                                          (dir / "graph.dot").string(), c.args, c.path));
+  ASSERT_EQ(r.status, c.exit) << r.out << r.err;
+  bool any_task = read_all(json).find("\"tasks\":[{") != std::string::npos;
+  int graphs = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".dot") continue;
+    ++graphs;
+    std::string svg = e.path().string() + ".svg";
+    EXPECT_EQ(run_shell(fmt::format("'{}' -Tsvg '{}' -o '{}' 2>'{}.err'", dot, e.path().string(), svg, svg)), 0)
+        << e.path() << ": " << read_all(svg + ".err");
+    EXPECT_GT(fs::file_size(svg), 100u);
+    if (any_task) {
+      EXPECT_NE(read_all(e.path().string()).find("penwidth=3"), std::string::npos)
+          << "the findings' tasks are not highlighted";
+    }
+  }
+  EXPECT_GE(graphs, 1);
+  fs::remove_all(dir);
+}
+
 std::string case_name(const ::testing::TestParamInfo<GoldenCase>& info) {
-  fs::path root = fs::path(source_dir()) / "tests" / "cases";
-  std::string rel = fs::relative(info.param.path, root).string();
-  for (char& ch : rel)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return rel;
+  return case_name_of(info.param.path);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(discover()), case_name);

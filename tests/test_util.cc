@@ -53,6 +53,27 @@ std::string header(const std::string& op_json, const std::string& extra) {
 
 std::string source_dir() { return COLLCHECK_SOURCE_DIR; }
 
+std::string find_program(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::filesystem::path p = std::filesystem::path(dir.empty() ? "." : dir) / name;
+    if (access(p.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(p)) return p.string();
+  }
+  return "";
+}
+
+bool tools_required() {
+  const char* ci = std::getenv("CI");
+  return ci && *ci && std::string(ci) != "0" && std::string(ci) != "false";
+}
+
+int run_shell(const std::string& command) {
+  int rc = std::system(command.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
 std::string temp_path(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / fmt::format("collcheck-test-{}", getpid());
   std::filesystem::create_directories(dir);

@@ -29,6 +29,15 @@ struct RunResult {
 };
 RunResult run_collcheck(const std::string& args);
 
+// Full path of an external program on PATH ("" if absent).
+std::string find_program(const std::string& name);
+// Whether a missing external tool must fail the test instead of skipping it:
+// in CI (environment variable CI set), where scripts/setup installs it.
+bool tools_required();
+
+// Runs a shell command; returns its exit status (-1 if it did not exit).
+int run_shell(const std::string& command);
+
 std::string source_dir();
 std::string temp_path(const std::string& name);
 
