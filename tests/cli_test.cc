@@ -1,6 +1,11 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "io/output_path.h"
 #include "test_util.h"
 
 namespace cc::test {
@@ -126,6 +131,58 @@ TEST(Cli, SummaryLineAndMaxErrors) {
   std::size_t blocks = 0;
   for (std::size_t p = 0; (p = r.out.find("[ErrorCode: 102]", p)) != std::string::npos; ++p) ++blocks;
   EXPECT_EQ(blocks, 1u);
+}
+
+TEST(Cli, HtmlAndDotReports) {
+  std::string ok = source_dir() + "/examples/allgather2.jsonl";
+  std::string fail = source_dir() + "/tests/cases/graph/102_103_typo.jsonl";
+  std::string html = temp_path("cli-report.html"), dot = temp_path("cli-graph.dot");
+  RunResult r = run_collcheck(fmt::format("check -q --html {} --dot {} {}", html, dot, fail));
+  EXPECT_EQ(r.status, 1) << r.err;
+  RunResult d = run_collcheck("dot " + fail);
+  EXPECT_EQ(d.status, 0);
+  std::ifstream f(dot);
+  std::string written((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(written, d.out) << "check --dot and dot draw the same graph";
+  EXPECT_NE(written.find("[102]"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::file_size(html) > 1000);
+  // A report that cannot be written is a 501 of the check.
+  RunResult bad = run_collcheck("check --html /no/such/dir/r.html " + ok);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("[ErrorCode: 501]"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("cannot write /no/such/dir/r.html"), std::string::npos) << bad.out;
+  EXPECT_EQ(run_collcheck(fmt::format("check --html {} {} {}", html, ok, fail)).status, 2)
+      << "one input only";
+}
+
+TEST(Cli, DotFocus) {
+  std::string fail = source_dir() + "/tests/cases/graph/102_103_typo.jsonl";
+  RunResult one = run_collcheck("dot --focus 1/0/5 --radius 1 " + fail);
+  EXPECT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.out.find("2 of 12 tasks: within 1 edges of 1/0/5"), std::string::npos) << one.out;
+  RunResult all = run_collcheck("dot --focus findings --radius 0 " + fail);
+  EXPECT_EQ(all.status, 0) << all.err;
+  EXPECT_NE(all.out.find("2 of 12 tasks: within 0 edges of 1/0/5, 0/0/4"), std::string::npos) << all.out;
+  RunResult bad = run_collcheck("dot --focus 9/9/9 " + fail);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--focus 9/9/9: no such task"), std::string::npos) << bad.err;
+  RunResult none = run_collcheck("dot --focus findings " + source_dir() + "/examples/allgather2.jsonl");
+  EXPECT_EQ(none.status, 2);
+}
+
+}  // namespace
+}  // namespace cc::test
+
+
+namespace cc::test {
+namespace {
+
+TEST(OutputPath, OneFilePerCase) {
+  EXPECT_EQ(case_output_path("out.html", "db", "db#w0-op1", false), "out.html");
+  EXPECT_EQ(case_output_path("out.html", "db", "db#w0-op1", true), "out.w0-op1.html");
+  EXPECT_EQ(case_output_path("dir.v2/out", "a#b.log", "a#b.log#Suite.Test/1#2", true), "dir.v2/out.Suite.Test_1_2");
+  EXPECT_EQ(case_output_path("d/.hidden", "x", "x#a b", true), "d/.hidden.a_b");
+  EXPECT_EQ(case_output_path("-", "x", "x#a", true), "-");
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // print the reports in input order.
 #include <fmt/format.h>
 
-#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include "io/dot_writer.h"
 #include "io/html_report.h"
 #include "io/load.h"
+#include "io/output_path.h"
 #include "io/report_json.h"
 #include "io/report_text.h"
 
@@ -63,21 +63,6 @@ Finding dump_failed(const std::string& why) {
   return make_finding(501, StageTag::Dump, fmt::format("Report file not written: {}.", why));
 }
 
-// Where the DOT or HTML file of one case goes: `path` itself when the input
-// holds one case, else `path` with the case's name before its extension
-// ("out.html" -> "out.w0-op1.html"), as convert names its files.
-std::string case_path(const std::string& path, const std::string& case_name, bool several) {
-  if (!several || path == "-") return path;
-  std::string tag = case_name.substr(case_name.rfind('#') + 1);
-  for (char& c : tag)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
-  std::size_t slash = path.find_last_of('/');
-  std::size_t dot = path.rfind('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) || dot == slash + 1)
-    return path + "." + tag;
-  return path.substr(0, dot) + "." + tag + path.substr(dot);
-}
-
 // Writes one requested report file; a failure becomes a 501 of the case.
 void write_report(CheckResult& r, const std::string& path, const std::string& data) {
   std::string why;
@@ -114,10 +99,10 @@ class Checker {
         if (!args_.dot.empty()) {
           DotOptions dot;
           dot.title = verdict_line(r);
-          write_report(r, case_path(args_.dot, c.name, several), format_dot(trace, g, r.findings, dot));
+          write_report(r, case_output_path(args_.dot, file, c.name, several), format_dot(trace, g, r.findings, dot));
         }
         if (!args_.html.empty())
-          write_report(r, case_path(args_.html, c.name, several), format_html_report(trace, g, r));
+          write_report(r, case_output_path(args_.html, file, c.name, several), format_html_report(trace, g, r));
       }
       Verbosity v = args_.quiet ? Verbosity::Quiet : args_.verbose ? Verbosity::Verbose : Verbosity::Normal;
       out.text += format_text_report(r, &trace, v, opt_.max_errors);

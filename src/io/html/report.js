@@ -5,8 +5,7 @@
 // responsive with hundreds of thousands of tasks.
 (function () {
   'use strict';
-  const body = document.body;
-  window.addEventListener('error', function (e) { body.dataset.error = String(e.message); });
+  const body = document.body;  // errors are caught by the page's first script (data-error)
 
   const D = JSON.parse(document.getElementById('cc-data').textContent);
   const T = D.tasks;
@@ -573,7 +572,10 @@
   }
   window.addEventListener('hashchange', fromHash);
 
-  chooseBuffer(0);
+  // Until a finding says otherwise, show the busiest buffer.
+  let busiest = 0;
+  buffers.forEach(function (B, k) { if (B.n > buffers[busiest].n) busiest = k; });
+  chooseBuffer(busiest);
   layout();
   S.cw = clampCw(Math.min(90, Math.max(22, Math.floor(tl.scroll.clientWidth / nCols))));
   layout();

@@ -1,0 +1,250 @@
+// The HTML report: the data it embeds (unit tests), and the page itself in
+// headless Chromium on failing golden cases.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "io/html_report.h"
+#include "test_util.h"
+
+namespace cc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_all(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The JSON between <script type="application/json" id="cc-data"> and </script>.
+std::string embedded_data(const std::string& page) {
+  std::string open = "<script type=\"application/json\" id=\"cc-data\">";
+  std::size_t a = page.find(open);
+  if (a == std::string::npos) return "";
+  a += open.size();
+  return page.substr(a, page.find("</script>", a) - a);
+}
+
+// A ring of `n` ranks, one stream each: copy, RECORD to the next rank, WAIT
+// for the previous one; rank 0 writes its OUTPUT a second time, unordered
+// with rank 1's read of it when `race`.
+std::string ring(u32 n, u32 rounds, bool race) {
+  std::string s = header(fmt::format(R"({{"type":"AllGather","ranks":{},"dataType":"INT8","count":64}})", n));
+  for (u32 r = 0; r < n; ++r)
+    for (u32 k = 0; k < rounds; ++k) {
+      s += fmt::format(
+          R"({{"rank":{},"stream":0,"type":"TRANS_MEM","src":{{"rank":{},"type":"INPUT","offset":0,"len":64}},"dst":{{"rank":{},"type":"OUTPUT","offset":{},"len":64}}}})"
+          "\n",
+          r, r, r, (r * 64) % (64 * n));
+      s += fmt::format(R"({{"rank":{},"stream":0,"type":"RECORD","waitRank":{},"notifyId":{}}})" "\n", r, (r + 1) % n, k);
+      s += fmt::format(R"({{"rank":{},"stream":0,"type":"WAIT","recordRank":{},"notifyId":{}}})" "\n", r, (r + n - 1) % n, k);
+    }
+  if (race)
+    s += R"({"rank":0,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"INPUT","offset":0,"len":64},"dst":{"rank":0,"type":"OUTPUT","offset":0,"len":64}})" "\n"
+         R"({"rank":1,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"OUTPUT","offset":0,"len":64},"dst":{"rank":1,"type":"OUTPUT","offset":0,"len":64}})" "\n";
+  return s;
+}
+
+struct Page {
+  std::string html;
+  simdjson::dom::parser parser;
+  simdjson::dom::element data;
+};
+
+void make_page(Page& p, const std::string& text, u64 max_tasks, const std::string& file = "t.jsonl") {
+  Result<ReadTrace> r = read_jsonl_string(text, file);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Trace& t = r.value().trace;
+  CheckResult res = run_checks(t, {}, CheckOptions{});
+  res.input = file;
+  HtmlOptions opt;
+  opt.max_tasks = max_tasks;
+  p.html = format_html_report(t, build_graph(t), res, opt);
+  std::string json = embedded_data(p.html);
+  ASSERT_EQ(p.parser.parse(json).get(p.data), simdjson::SUCCESS) << json.substr(0, 200);
+}
+
+TEST(HtmlReport, EmbedsEveryTaskAccessAndFinding) {
+  Page p;
+  make_page(p, ring(3, 2, true), 1000);
+  EXPECT_EQ(std::string_view(p.data["verdict"]), "FAIL");
+  EXPECT_EQ(p.data["tasks"]["col"].get_array().size(), 20u);
+  EXPECT_EQ(std::string_view(p.data["note"]), "");
+  EXPECT_EQ(uint64_t(p.data["totalTasks"]), 20u);
+  // Accesses: 8 copies read INPUT/OUTPUT and write OUTPUT, grouped by (rank, buffer).
+  u64 accesses = 0;
+  for (auto m : p.data["memory"].get_array()) accesses += m["acc"].get_array().size() / 4;
+  EXPECT_EQ(accesses, 16u);
+  bool found302 = false;
+  for (auto f : p.data["findings"].get_array())
+    if (int64_t(f["code"]) == 302) {
+      found302 = true;
+      EXPECT_EQ(f["tasks"].get_array().size(), 2u);
+      EXPECT_EQ(f["refs"].get_array().size(), 2u);
+    }
+  EXPECT_TRUE(found302);
+  // Columns: a permutation of the execution order.
+  std::set<int64_t> cols;
+  for (auto c : p.data["tasks"]["col"].get_array()) cols.insert(int64_t(c));
+  EXPECT_EQ(cols.size(), 20u);
+  EXPECT_EQ(*cols.rbegin(), 19);
+}
+
+TEST(HtmlReport, SelfContainedAndSafeAgainstHostileNames) {
+  Page p;
+  make_page(p, ring(2, 1, false), 1000, "</script><script>alert(1)</script>.jsonl");
+  EXPECT_EQ(p.html.find("<script>alert(1)"), std::string::npos);
+  EXPECT_EQ(std::string_view(p.data["file"]), "</script><script>alert(1)</script>.jsonl");
+  EXPECT_EQ(p.html.find("http:"), std::string::npos)
+      << "nothing is loaded from a network: " << p.html.substr(p.html.find("http:") - 100, 200);
+  EXPECT_EQ(p.html.find("https:"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(p.html, std::regex("<[a-z]+[^>]*\\s(src|href)=")));
+  EXPECT_EQ(p.html.find("/*CC:"), std::string::npos) << "every marker filled";
+}
+
+TEST(HtmlReport, LargeTraceShowsTheNeighbourhoodOfTheFindings) {
+  Page p;
+  make_page(p, ring(10, 20, true), 100);
+  std::string note(std::string_view(p.data["note"]));
+  EXPECT_NE(note.find("This trace has 602 tasks"), std::string::npos) << note;
+  EXPECT_NE(note.find("edges of the findings' tasks"), std::string::npos) << note;
+  u64 shown = p.data["tasks"]["col"].get_array().size();
+  EXPECT_LE(shown, 100u);
+  EXPECT_GE(shown, 2u);
+  for (auto f : p.data["findings"].get_array())
+    for (auto id : f["tasks"].get_array()) EXPECT_GE(int64_t(id), 0) << "the findings' tasks are all shown";
+}
+
+TEST(HtmlReport, LargePassingTraceShowsTheBeginning) {
+  Page p;
+  make_page(p, ring(10, 20, false), 50);
+  std::string note(std::string_view(p.data["note"]));
+  EXPECT_NE(note.find("the first 50 in execution order"), std::string::npos) << note;
+  EXPECT_EQ(p.data["tasks"]["col"].get_array().size(), 50u);
+}
+
+TEST(HtmlReport, DeadlockedTasksAfterTheExecutedOnes) {
+  Page p;
+  make_page(p, header(R"({"type":"AllGather","ranks":2,"dataType":"INT8","count":64})") +
+                   R"({"rank":0,"stream":0,"type":"RECORD","waitRank":1,"notifyId":1}
+{"rank":0,"stream":0,"type":"WAIT","recordRank":1,"notifyId":9}
+{"rank":0,"stream":0,"type":"RECORD","waitRank":1,"notifyId":2}
+{"rank":1,"stream":0,"type":"WAIT","recordRank":0,"notifyId":1}
+)",
+            1000);
+  EXPECT_FALSE(bool(p.data["complete"]));
+  EXPECT_EQ(int64_t(p.data["executedCols"]), 2);
+  auto cols = p.data["tasks"]["col"].get_array();
+  auto taus = p.data["tasks"]["tau"].get_array();
+  int blocked_after = 0;
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (int64_t(taus.at(i)) < 0) blocked_after += int64_t(cols.at(i)) > 2;
+  EXPECT_EQ(blocked_after, 2);  // the blocked WAIT and the RECORD behind it
+  EXPECT_EQ(p.data["blocked"].get_array().size(), 1u);
+}
+
+// ---- in a browser ----------------------------------------------------------
+
+std::string chromium() {
+  for (const char* name : {"chromium", "chromium-browser"}) {
+    std::string p = find_program(name);
+    if (!p.empty()) return p;
+  }
+  return "";
+}
+
+// Loads `url` in headless Chromium and returns the DOM after the page's script ran.
+std::string dump_dom(const std::string& browser, const std::string& url, const std::string& profile) {
+  std::string out = profile + ".dom";
+  fs::remove_all(profile);
+  int rc = run_shell(fmt::format(
+      "timeout 120 '{}' --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+      "--disable-background-networking --disable-component-update --disable-sync --no-first-run "
+      "--user-data-dir='{}' --window-size=1400,900 --dump-dom '{}' >'{}' 2>/dev/null",
+      browser, profile, url, out));
+  EXPECT_EQ(rc, 0) << "chromium failed on " << url;
+  return read_all(out);
+}
+
+std::string body_attr(const std::string& dom, const std::string& name) {
+  std::smatch m;
+  std::regex body("<body([^>]*)>");
+  if (!std::regex_search(dom, m, body)) return "<no body>";
+  std::string attrs = m[1];
+  std::smatch a;
+  if (!std::regex_search(attrs, a, std::regex(" " + name + "=\"([^\"]*)\""))) return "<absent>";
+  return a[1];
+}
+
+// What the JSON report says about a case: per finding, "r/s/i" of its tasks.
+std::vector<std::vector<std::string>> finding_tasks(const std::string& json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.load(json).get(doc), simdjson::SUCCESS);
+  std::vector<std::vector<std::string>> out;
+  for (auto input : doc["inputs"].get_array())
+    for (auto f : input["findings"].get_array()) {
+      std::vector<std::string> tasks;
+      for (auto t : f["tasks"].get_array())
+        tasks.push_back(fmt::format("{}/{}/{}", int64_t(t["rank"]), int64_t(t["stream"]), int64_t(t["index"])));
+      out.push_back(tasks);
+    }
+  return out;
+}
+
+TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  struct Case {
+    std::string path, args;
+  };
+  for (const Case& c : {Case{"graph/102_103_typo.jsonl", ""},
+                        Case{"mem/302_ccl_reuse.jsonl", "--stages graph,single,sync,mem"}}) {
+    SCOPED_TRACE(c.path);
+    std::string html = temp_path("report.html"), json = temp_path("report.json");
+    RunResult r = run_collcheck(fmt::format("check -q --html {} --json {} {} {}/tests/cases/{}", html, json,
+                                            c.args, source_dir(), c.path));
+    ASSERT_EQ(r.status, 1) << r.out << r.err;
+    std::vector<std::vector<std::string>> findings = finding_tasks(json);
+    ASSERT_GE(findings.size(), 1u);
+    std::string profile = temp_path("chromium-profile");
+    // Without a fragment: the list, nothing active yet.
+    std::string dom = dump_dom(browser, "file://" + html, profile);
+    EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
+    EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+    std::regex item("<li class=\"finding sev-");
+    auto n = std::distance(std::sregex_iterator(dom.begin(), dom.end(), item), std::sregex_iterator());
+    EXPECT_EQ(static_cast<std::size_t>(n), findings.size());
+    EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
+    // "#finding=K" activates finding K: its tasks, and only they, are highlighted.
+    for (std::size_t k = 0; k < findings.size(); ++k) {
+      dom = dump_dom(browser, fmt::format("file://{}#finding={}", html, k + 1), profile);
+      EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+      EXPECT_EQ(body_attr(dom, "data-active"), std::to_string(k + 1));
+      std::string want;
+      for (const std::string& t : findings[k]) want += (want.empty() ? "" : ",") + t;
+      EXPECT_EQ(body_attr(dom, "data-highlighted"), want) << "finding " << k + 1;
+      EXPECT_NE(dom.find(fmt::format("<li class=\"finding sev-{}", "")), std::string::npos);
+      std::regex active("<li class=\"finding sev-\\w+ active\" data-index=\"" + std::to_string(k + 1) + "\"");
+      EXPECT_TRUE(std::regex_search(dom, active)) << "finding " << k + 1 << " not marked active";
+      // Its tasks listed in the detail panel with their full description.
+      for (const std::string& t : findings[k])
+        EXPECT_NE(dom.find("<li class=\"task hl\" data-task=\"" + t + "\""), std::string::npos) << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cc::test
