@@ -152,7 +152,7 @@
   // ---- canvases ------------------------------------------------------------
   const tl = { scroll: $('tl-scroll'), space: $('tl-space'), canvas: $('tl-canvas'), gutter: $('tl-labels') };
   const mem = { scroll: $('mem-scroll'), space: $('mem-space'), canvas: $('mem-canvas'), gutter: $('mem-axis') };
-  const GUTTER_TL = 118, GUTTER_MEM = 96;
+  const GUTTER_TL = 118, GUTTER_MEM = GUTTER_TL;  // equal, so both views share their columns
   tl.scroll.style.height = Math.min(Math.max(rows.length * LANE_H + 20, 80), 380) + 'px';
 
   function sizeCanvas(c, w, h) {
@@ -218,7 +218,9 @@
       ctx.strokeStyle = C_ERR; ctx.lineWidth = 1.5; ctx.setLineDash([5, 4]);
       ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, tl.vh); ctx.stroke(); ctx.setLineDash([]);
       ctx.fillStyle = C_ERR; ctx.font = 'bold 11px system-ui, sans-serif';
-      ctx.fillText('deadlock: nothing to the right executed', x + 4, 12);
+      const label = 'deadlock: nothing right of this line executed';
+      const tw = ctx.measureText(label).width;
+      ctx.fillText(label, x + 4 + tw < tl.vw ? x + 4 : Math.max(2, x - 4 - tw), 12);
     }
     ctx.font = '10px ui-monospace, monospace'; ctx.textBaseline = 'middle';
     const bw = Math.max(1, cw - 2);
@@ -253,11 +255,14 @@
     ctx.lineWidth = 1;
     const arrow = function (a, b, colour, dash) {
       const ca = T.col[a], cb = T.col[b];
+      const hot = S.hl.has(a) || S.hl.has(b);
+      // Only arrows with an end on screen (or of the active finding): the
+      // long ones that merely cross it would hide everything in big traces.
+      if (!hot && (ca < c0 || ca > c1) && (cb < c0 || cb > c1)) return;
       if (Math.max(ca, cb) < c0 || Math.min(ca, cb) > c1) return;
       const ya = laneOf[a] * LANE_H - top + LANE_H / 2, yb = laneOf[b] * LANE_H - top + LANE_H / 2;
       if ((ya < 0 && yb < 0) || (ya > tl.vh && yb > tl.vh)) return;
       const xa = ca * cw - left + cw - 1, xb = cb * cw - left + 1;
-      const hot = S.hl.has(a) || S.hl.has(b);
       ctx.strokeStyle = hot ? C_ERR : colour; ctx.lineWidth = hot ? 2 : 1; ctx.setLineDash(dash);
       ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke(); ctx.setLineDash([]);
       const ang = Math.atan2(yb - ya, xb - xa);
@@ -490,6 +495,10 @@
         if (n > most) { most = n; best = k; }
       });
     }
+    if (best < 0 && tasks.length) {  // no access: the busiest buffer of the task's rank
+      const rank = rows[laneOf[tasks[0]]].rank;
+      buffers.forEach(function (B, k) { if (B.rank === rank && (best < 0 || B.n > buffers[best].n)) best = k; });
+    }
     if (best < 0) return;
     const B = buffers[best];
     for (let j = 0; j < B.n; j++) if (want.has(B.task[j])) { lo = Math.min(lo, B.b[j]); hi = Math.max(hi, B.e[j]); }
@@ -577,7 +586,7 @@
   buffers.forEach(function (B, k) { if (B.n > buffers[busiest].n) busiest = k; });
   chooseBuffer(busiest);
   layout();
-  S.cw = clampCw(Math.min(90, Math.max(22, Math.floor(tl.scroll.clientWidth / nCols))));
+  S.cw = clampCw(Math.min(90, Math.max(22, Math.floor((tl.scroll.clientWidth - 48) / nCols))));
   layout();
   fromHash();
   reflect();
