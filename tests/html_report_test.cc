@@ -246,5 +246,39 @@ TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
   }
 }
 
+// Findings of the later stages name byte ranges in their text; the memory
+// view goes to that (rank, buffer), even one no task accessed.
+TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  Result<ReadTrace> read = read_jsonl_string(ring(3, 1, false), "t.jsonl");
+  ASSERT_TRUE(read.ok());
+  const Trace& t = read.value().trace;
+  CheckResult r = run_checks(t, {}, CheckOptions{});
+  Finding missing = make_finding(406, StageTag::SemanticCheck,
+                                 "Rank 2 SCRATCH [0x40,0x80): AllGather needs rank 1 INPUT [0x0,0x40) here, found nothing.");
+  Finding race = make_finding(302, StageTag::MemConflict, "Unordered tasks touch overlapping bytes; at least one writes.");
+  race.details = {"Bytes   : rank 1 INPUT [0x0,0x40)", "Earlier : rank 0 OUTPUT [0x0,0x40) (not this one)"};
+  race.tasks = {0, 3};
+  r.findings = {missing, race};
+  r.pass = false;
+  std::string html = temp_path("ranges.html");
+  {
+    std::ofstream f(html, std::ios::binary);
+    f << format_html_report(t, build_graph(t), r);
+  }
+  std::string profile = temp_path("chromium-profile-ranges");
+  std::string dom = dump_dom(browser, "file://" + html + "#finding=1", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 2 SCRATCH") << "a buffer only the finding names";
+  EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
+  dom = dump_dom(browser, "file://" + html + "#finding=2", profile);
+  EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 1 INPUT") << "the Bytes line, not the other ranges";
+  EXPECT_EQ(body_attr(dom, "data-highlighted"), "0/0/0,1/0/0");
+}
+
 }  // namespace
 }  // namespace cc::test

@@ -90,6 +90,16 @@
              lo: lo === Infinity ? 0 : lo, hi: hi || 1 };
   });
 
+  // A range a finding names in a buffer nobody accessed (e.g. an OUTPUT that
+  // was never written) still gets a memory view, empty but for the range.
+  D.findings.forEach(function (f) {
+    f.ranges.forEach(function (rg) {
+      if (buffers.some(function (B) { return B.rank === rg.rank && B.buf === rg.buf; })) return;
+      buffers.push({ rank: rg.rank, buf: rg.buf, size: null, n: 0, task: new Int32Array(0), col: new Int32Array(0),
+                     b: new Float64Array(0), e: new Float64Array(0), w: new Uint8Array(0), lo: rg.b, hi: rg.e });
+    });
+  });
+
   // ---- state -------------------------------------------------------------
   const S = { cw: 24, active: -1, selected: -1, hl: new Set(), buffer: 0, y0: 0, y1: 1 };
 
@@ -280,8 +290,8 @@
       const y = r * LANE_H - top;
       const first = r === 0 || rows[r].rank !== rows[r - 1].rank;
       if (first && r > 0) { g.fillStyle = '#9aa5b1'; g.fillRect(0, y, GUTTER_TL, 1); }
-      g.fillStyle = first ? '#1f2933' : '#616e7c';
-      g.fillText((first ? 'rank ' + rows[r].rank : '') + '', 8, y + LANE_H / 2);
+      g.fillStyle = first ? '#1f2933' : '#9aa5b1';
+      g.fillText('rank ' + rows[r].rank, 8, y + LANE_H / 2);
       g.fillStyle = '#616e7c';
       g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
     }
@@ -362,6 +372,7 @@
     S.buffer = k; select.value = k;
     const B = buffers[k];
     if (B) fitY(lo === undefined ? B.lo : lo, hi === undefined ? B.hi : hi);
+    body.dataset.buffer = B ? 'rank ' + B.rank + ' ' + B.buf : '';
   }
   select.addEventListener('change', function () { chooseBuffer(+select.value); draw(); });
   function clampCw(cw) { return Math.max(0.02, Math.min(120, MAX_SPACE / nCols, cw)); }
