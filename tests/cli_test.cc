@@ -153,6 +153,11 @@ TEST(Cli, HtmlAndDotReports) {
   EXPECT_NE(bad.out.find("cannot write /no/such/dir/r.html"), std::string::npos) << bad.out;
   EXPECT_EQ(run_collcheck(fmt::format("check --html {} {} {}", html, ok, fail)).status, 2)
       << "one input only";
+  EXPECT_EQ(run_collcheck(fmt::format("check --html - --json - {}", ok)).status, 2);
+  RunResult page = run_collcheck("check --html - " + ok);
+  EXPECT_EQ(page.status, 0);
+  EXPECT_EQ(page.out.rfind("<!DOCTYPE html>", 0), 0u) << "the page alone on standard output";
+  EXPECT_NE(page.err.find("PASS"), std::string::npos);
 }
 
 TEST(Cli, DotFocus) {

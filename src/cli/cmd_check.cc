@@ -191,8 +191,10 @@ int run_check(const CheckArgs& a) {
     print_error("--html needs exactly one input");
     return 2;
   }
-  if (!a.html.empty() && a.html == a.json) {
-    print_error("--html and --json name the same file");
+  int to_stdout = (a.json == "-") + (a.dot == "-") + (a.html == "-");
+  if (to_stdout > 1 || (!a.html.empty() && (a.html == a.json || a.html == a.dot)) ||
+      (!a.dot.empty() && a.dot == a.json)) {
+    print_error("--json, --dot and --html must name different files");
     return 2;
   }
   Checker checker(a, opt, load);
@@ -207,8 +209,9 @@ int run_check(const CheckArgs& a) {
       errors.push_back(std::move(*o.error));
       return;
     }
-    // With "--json -" standard output carries the JSON alone.
-    std::FILE* human = a.json == "-" ? stderr : stdout;
+    // With "--json -" (or --dot -, --html -) standard output carries that
+    // report alone.
+    std::FILE* human = a.json == "-" || a.dot == "-" || a.html == "-" ? stderr : stdout;
     std::fwrite(o.text.data(), 1, o.text.size(), human);
     std::fflush(human);
     for (CheckResult& r : o.results) {
