@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -42,27 +41,39 @@ std::string read_all(const std::string& p) {
   return ss.str();
 }
 
+// The value after `key=` in `spec`, up to the next space ("" if absent).
+std::string field(const std::string& spec, const std::string& key) {
+  std::size_t at = spec.find(" " + key + "=");
+  if (at == std::string::npos) return {};
+  at += key.size() + 2;
+  return spec.substr(at, spec.find(' ', at) - at);
+}
+
 bool parse_expect(const std::string& text, GoldenCase& c) {
-  static const std::regex line_re(R"((?:^|\n)#?\s*expect:\s*([^\n]*))");
-  std::smatch m;
-  if (!std::regex_search(text, m, line_re)) return false;
-  std::string spec = m[1];
-  std::smatch f;
-  if (std::regex_search(spec, f, std::regex(R"(exit=(\d))"))) c.exit = std::stoi(f[1]);
-  if (std::regex_search(spec, f, std::regex(R"(codes=([0-9,]*))"))) {
+  std::size_t at = text.find("expect:");
+  if (at == std::string::npos) return false;
+  std::string spec = " " + text.substr(at + 7, text.find('\n', at) - at - 7);
+  std::string exit = field(spec, "exit");
+  if (exit.empty()) return false;
+  c.exit = std::stoi(exit);
+  std::size_t codes = spec.find(" codes=");
+  if (codes != std::string::npos) {
     c.check_codes = true;
-    std::stringstream ss(f[1]);
+    std::stringstream ss(field(spec, "codes"));
     std::string code;
     while (std::getline(ss, code, ','))
       if (!code.empty()) c.codes.insert(std::stoi(code));
   }
-  if (std::regex_search(spec, f, std::regex(R"re(error="((?:[^"\\]|\\.)*)")re"))) {
-    std::string e = f[1];
-    for (std::size_t i = 0; i < e.size(); ++i)
-      if (e[i] == '\\' && i + 1 < e.size()) e.erase(i, 1);
-    c.error = e;
+  // error="..." with \" for a quote inside.
+  std::size_t e = spec.find(" error=\"");
+  if (e != std::string::npos) {
+    for (std::size_t i = e + 8; i < spec.size() && spec[i] != '"'; ++i) {
+      if (spec[i] == '\\' && i + 1 < spec.size()) ++i;
+      c.error += spec[i];
+    }
   }
-  if (std::regex_search(spec, f, std::regex(R"(args=(.*)$)"))) c.args = f[1];
+  std::size_t args = spec.find(" args=");
+  if (args != std::string::npos) c.args = spec.substr(args + 6);
   return c.exit >= 0;
 }
 
