@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -97,6 +98,37 @@ TEST(HtmlReport, EmbedsEveryTaskAccessAndFinding) {
   for (auto c : p.data["tasks"]["col"].get_array()) cols.insert(int64_t(c));
   EXPECT_EQ(cols.size(), 20u);
   EXPECT_EQ(*cols.rbegin(), 19);
+}
+
+TEST(HtmlReport, DepthColumnsFollowEveryEdge) {
+  Page p;
+  make_page(p, ring(4, 3, true), 1000);
+  auto depth = p.data["tasks"]["depth"].get_array();
+  auto lane = p.data["tasks"]["lane"].get_array();
+  auto index = p.data["tasks"]["index"].get_array();
+  auto partner = p.data["tasks"]["partner"].get_array();
+  auto type = p.data["tasks"]["type"].get_array();
+  std::size_t n = depth.size();
+  ASSERT_EQ(n, 38u);
+  std::map<std::pair<int64_t, int64_t>, int64_t> by_pos;  // (lane, index) -> depth
+  std::set<int64_t> used;
+  for (std::size_t i = 0; i < n; ++i) {
+    by_pos[{int64_t(lane.at(i)), int64_t(index.at(i))}] = int64_t(depth.at(i));
+    used.insert(int64_t(depth.at(i)));
+  }
+  for (const auto& [key, d] : by_pos) {
+    auto prev = by_pos.find({key.first, key.second - 1});
+    if (prev != by_pos.end()) {
+      EXPECT_GT(d, prev->second) << "stream edge";
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::string_view(type.at(i)) == "WAIT" && int64_t(partner.at(i)) >= 0) {
+      EXPECT_GT(int64_t(depth.at(i)), int64_t(depth.at(std::size_t(int64_t(partner.at(i)))))) << "sync edge";
+    }
+  EXPECT_EQ(int64_t(p.data["executedDepthCols"]), int64_t(used.size())) << "dense columns";
+  EXPECT_EQ(*used.rbegin() + 1, int64_t(used.size()));
+  EXPECT_LT(used.size(), n) << "tasks of different streams share columns";
 }
 
 TEST(HtmlReport, SelfContainedAndSafeAgainstHostileNames) {
@@ -275,9 +307,11 @@ TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 2 SCRATCH") << "a buffer only the finding names";
   EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
-  dom = dump_dom(browser, "file://" + html + "#finding=2", profile);
+  dom = dump_dom(browser, "file://" + html + "#finding=2&axis=depth", profile);
   EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 1 INPUT") << "the Bytes line, not the other ranges";
   EXPECT_EQ(body_attr(dom, "data-highlighted"), "0/0/0,1/0/0");
+  EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
 }
 
 }  // namespace

@@ -80,6 +80,8 @@ bool parse_focus(const Trace& t, const std::vector<std::string>& focus,
   return true;
 }
 
+constexpr std::size_t kDotLargeGraph = 5000;
+
 int run_dot(const ToolArgs& a) {
   auto cases = load(a);
   if (!cases) {
@@ -109,6 +111,12 @@ int run_dot(const ToolArgs& a) {
     print_error("--focus findings: the input has no finding that names a task");
     return 2;
   }
+  // Graphviz's layout grows much faster than linearly: say how to get a picture.
+  if (opt.focus.empty() && t.tasks.size() > kDotLargeGraph)
+    std::fprintf(stderr,
+                 "collcheck: note: %zu tasks; Graphviz may take very long to lay this out: "
+                 "--focus TASK|findings --radius K draws a neighbourhood\n",
+                 t.tasks.size());
   std::string dot = format_dot(t, g, findings, opt);
   if (a.output.empty() || a.output == "-") {
     std::fwrite(dot.data(), 1, dot.size(), stdout);

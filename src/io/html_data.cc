@@ -20,8 +20,45 @@ struct Selection {
   std::vector<u32> local;  // task id -> position in `tasks`, kNone if not shown
   std::vector<u32> col;    // by position: column on the execution-order axis
   u32 executed_cols = 0;   // columns [0, executed_cols) hold executed tasks
+  // The second layout: columns by dependency depth (longest path from START),
+  // dense over the depths of shown tasks; unexecuted tasks again after a gap.
+  std::vector<u32> depth_col;
+  u32 executed_depth_cols = 0;
   std::string note;        // what was left out, if anything
 };
+
+// Longest path from START of every executed task, in τ order (every edge
+// goes forward in τ, so predecessors are done first).
+std::vector<u32> depths(const Trace& t, const TaskGraph& g) {
+  std::vector<u32> d(t.tasks.size(), 0);
+  for (u32 v : g.order) {
+    u32 x = 0;
+    if (v > t.streams[g.stream_of[v]].first_task) x = d[v - 1] + 1;
+    if (t.tasks[v].type == TaskType::WAIT && g.partner[v] != kNone) x = std::max(x, d[g.partner[v]] + 1);
+    if (g.has_explicit_edges())
+      for (u32 e = g.in_begin[v]; e < g.in_begin[v + 1]; ++e) x = std::max(x, d[g.in_from[e]] + 1);
+    d[v] = x;
+  }
+  return d;
+}
+
+void assign_depth_columns(const Trace& t, const TaskGraph& g, Selection& sel) {
+  std::vector<u32> d = depths(t, g);
+  std::vector<u32> used;
+  for (u32 id : sel.tasks)
+    if (g.executed(id)) used.push_back(d[id]);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  sel.executed_depth_cols = static_cast<u32>(used.size());
+  sel.depth_col.resize(sel.tasks.size());
+  for (u32 pos = 0; pos < sel.tasks.size(); ++pos) {
+    u32 id = sel.tasks[pos];
+    if (g.executed(id))
+      sel.depth_col[pos] = static_cast<u32>(std::lower_bound(used.begin(), used.end(), d[id]) - used.begin());
+    else  // behind the gap, as in the execution-order layout
+      sel.depth_col[pos] = sel.executed_depth_cols + (sel.col[pos] - sel.executed_cols);
+  }
+}
 
 Selection select_tasks(const Trace& t, const TaskGraph& g, const CheckResult& r, u64 max_tasks) {
   Selection sel;
@@ -72,6 +109,7 @@ Selection select_tasks(const Trace& t, const TaskGraph& g, const CheckResult& r,
         sel.col.push_back(next_col++);
       }
   }
+  assign_depth_columns(t, g, sel);
   return sel;
 }
 
@@ -96,6 +134,7 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
   append_array(out, "index", sel.tasks, [&](std::string& o, u32 id) { num(o, t.tasks[id].index); });
   append_array(out, "type", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(name(t.tasks[id].type)); });
   append_array(out, "col", sel.col, num);
+  append_array(out, "depth", sel.depth_col, num);
   append_array(out, "tau", sel.tasks, [&](std::string& o, u32 id) {
     if (g.executed(id)) num(o, g.tau[id]);
     else o += "-1";
@@ -198,8 +237,10 @@ std::string html_report_data(const Trace& t, const TaskGraph& g, const CheckResu
                      json_quote(fmt::format("{}, {} ranks, {} \u00d7 {}{}", name(t.op.type), t.op.ranks,
                                             name(t.op.data_type), t.op.count,
                                             t.op.in_place ? ", in place" : "")));
-  out += fmt::format("\"totalTasks\":{},\"note\":{},\"executedCols\":{},\"complete\":{},", t.tasks.size(),
-                     json_quote(sel.note), sel.executed_cols, g.complete ? "true" : "false");
+  out += fmt::format("\"totalTasks\":{},\"note\":{},\"executedCols\":{},\"executedDepthCols\":{},"
+                     "\"complete\":{},",
+                     t.tasks.size(), json_quote(sel.note), sel.executed_cols, sel.executed_depth_cols,
+                     g.complete ? "true" : "false");
   std::vector<u32> lanes(t.streams.size());
   for (u32 i = 0; i < lanes.size(); ++i) lanes[i] = i;
   append_array(out, "lanes", lanes, [&](std::string& o, u32 i) {

@@ -30,14 +30,15 @@
     rowOfLane.set(lane, rows.length);
     rows.push({ lane: lane, rank: l[0], stream: l[1], tasks: [] });
   });
-  let nCols = 1;
   for (let i = 0; i < N; i++) {
     const r = rowOfLane.get(T.lane[i]);
     laneOf[i] = r;
     rows[r].tasks.push(i);
-    if (T.col[i] + 1 > nCols) nCols = T.col[i] + 1;
   }
+  // Both layouts keep each stream's order, so one sort serves both.
   rows.forEach(function (r) { r.tasks.sort(function (a, b) { return T.col[a] - T.col[b]; }); });
+  // The horizontal axis: execution order (T.col) or dependency depth (T.depth).
+  let COL = T.col, nCols = 1, stopCol = D.executedCols;
   const pos = function (i) { const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i]; };
   const where = function (line) { return line ? D.file + ':' + line : ''; };
   const isBlocked = new Uint8Array(N);
@@ -73,22 +74,37 @@
   }
 
   // Memory accesses per (rank, buffer), sorted by column.
+  // Memory accesses per (rank, buffer); sortBuffer orders them by column.
   const buffers = D.memory.map(function (m) {
     const n = m.acc.length / 4;
-    const order = [];
-    for (let j = 0; j < n; j++) order.push(j);
-    order.sort(function (a, b) { return T.col[m.acc[4 * a]] - T.col[m.acc[4 * b]]; });
-    const task = new Int32Array(n), col = new Int32Array(n), w = new Uint8Array(n);
-    const b = new Float64Array(n), e = new Float64Array(n);
-    let lo = Infinity, hi = 0;
-    order.forEach(function (j, k) {
-      task[k] = m.acc[4 * j]; col[k] = T.col[task[k]];
-      b[k] = m.acc[4 * j + 1]; e[k] = m.acc[4 * j + 2]; w[k] = m.acc[4 * j + 3];
-      lo = Math.min(lo, b[k]); hi = Math.max(hi, e[k]);
-    });
-    return { rank: m.rank, buf: m.buf, size: m.size, n: n, task: task, col: col, b: b, e: e, w: w,
-             lo: lo === Infinity ? 0 : lo, hi: hi || 1 };
+    const B = { rank: m.rank, buf: m.buf, size: m.size, n: n, task: new Int32Array(n), col: new Int32Array(n),
+                b: new Float64Array(n), e: new Float64Array(n), w: new Uint8Array(n), lo: Infinity, hi: 0 };
+    for (let k = 0; k < n; k++) {
+      B.task[k] = m.acc[4 * k]; B.b[k] = m.acc[4 * k + 1]; B.e[k] = m.acc[4 * k + 2]; B.w[k] = m.acc[4 * k + 3];
+      B.lo = Math.min(B.lo, B.b[k]); B.hi = Math.max(B.hi, B.e[k]);
+    }
+    if (B.lo === Infinity) B.lo = 0;
+    if (!B.hi) B.hi = 1;
+    return B;
   });
+  function sortBuffer(B) {
+    const order = [];
+    for (let k = 0; k < B.n; k++) order.push(k);
+    order.sort(function (x, y) { return COL[B.task[x]] - COL[B.task[y]]; });
+    ['task', 'b', 'e', 'w'].forEach(function (key) {
+      const old = B[key].slice();
+      order.forEach(function (j, k) { B[key][k] = old[j]; });
+    });
+    for (let k = 0; k < B.n; k++) B.col[k] = COL[B.task[k]];
+  }
+  function setAxis(name) {
+    COL = name === 'depth' ? T.depth : T.col;
+    stopCol = name === 'depth' ? D.executedDepthCols : D.executedCols;
+    nCols = 1;
+    for (let i = 0; i < N; i++) if (COL[i] + 1 > nCols) nCols = COL[i] + 1;
+    buffers.forEach(sortBuffer);
+  }
+  setAxis('tau');
 
   // A range a finding names in a buffer nobody accessed (e.g. an OUTPUT that
   // was never written) still gets a memory view, empty but for the range.
@@ -224,7 +240,7 @@
       if (r > 0 && rows[r].rank !== rows[r - 1].rank) { ctx.fillStyle = '#9aa5b1'; ctx.fillRect(0, y, tl.vw, 1); }
     }
     if (!D.complete) {  // where the simulation stopped
-      const x = (D.executedCols + 0.5) * cw - left;
+      const x = (stopCol + 0.5) * cw - left;
       ctx.strokeStyle = C_ERR; ctx.lineWidth = 1.5; ctx.setLineDash([5, 4]);
       ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, tl.vh); ctx.stroke(); ctx.setLineDash([]);
       ctx.fillStyle = C_ERR; ctx.font = 'bold 11px system-ui, sans-serif';
@@ -237,8 +253,8 @@
     for (let r = r0; r < r1; r++) {
       const tasks = rows[r].tasks;
       const y = r * LANE_H - top + 4, h = LANE_H - 8;
-      for (let k = lowerBound(tasks.length, function (j) { return T.col[tasks[j]]; }, c0); k < tasks.length; k++) {
-        const i = tasks[k], c = T.col[i];
+      for (let k = lowerBound(tasks.length, function (j) { return COL[tasks[j]]; }, c0); k < tasks.length; k++) {
+        const i = tasks[k], c = COL[i];
         if (c > c1) break;
         const x = c * cw - left + 1, exec = T.tau[i] >= 0;
         ctx.fillStyle = exec ? FILL[T.type[i]] : '#eceff1';
@@ -264,7 +280,7 @@
     // RECORD -> WAIT arrows whose span crosses the screen.
     ctx.lineWidth = 1;
     const arrow = function (a, b, colour, dash) {
-      const ca = T.col[a], cb = T.col[b];
+      const ca = COL[a], cb = COL[b];
       const hot = S.hl.has(a) || S.hl.has(b);
       // Only arrows with an end on screen (or of the active finding): the
       // long ones that merely cross it would hide everything in big traces.
@@ -334,7 +350,7 @@
         if (rg.rank !== B.rank || rg.buf !== B.buf) return;
         const y = Y(rg.b), h = Math.max(2, Y(rg.e) - y);
         let x0 = 0, x1 = mem.vw;
-        const cols = f.tasks.filter(function (i) { return i >= 0; }).map(function (i) { return T.col[i]; });
+        const cols = f.tasks.filter(function (i) { return i >= 0; }).map(function (i) { return COL[i]; });
         if (f.code === 302 && cols.length) {  // the span between the two conflicting tasks
           x0 = Math.min.apply(null, cols) * cw - left; x1 = (Math.max.apply(null, cols) + 1) * cw - left;
         }
@@ -421,6 +437,19 @@
   mem.scroll.addEventListener('scroll', onScroll(mem, tl));
   window.addEventListener('resize', layout);
 
+  const axis = $('axis');
+  axis.addEventListener('change', function () {
+    setAxis(axis.value);
+    $('axis-hint').textContent = axis.value === 'depth'
+      ? 'a lane per stream \u00b7 column = longest path from START (one column may run together) \u2192'
+      : 'a lane per stream \u00b7 one column per step of the simulated execution \u2192';
+    layout();
+    if (S.hl.size) reveal(Array.from(S.hl), S.active >= 0 ? D.findings[S.active].ranges : []);
+    else if (S.selected >= 0) reveal([S.selected], []);
+    body.dataset.axis = axis.value;
+    draw();
+  });
+
   // ---- hit testing, tooltip, selection -------------------------------------
   function taskAt(v, e) {
     const rect = v.scroll.getBoundingClientRect();
@@ -430,8 +459,8 @@
       const r = Math.floor((yy + tl.scroll.scrollTop) / LANE_H);
       if (r < 0 || r >= rows.length) return -1;
       const tasks = rows[r].tasks;
-      const k = lowerBound(tasks.length, function (j) { return T.col[tasks[j]]; }, c);
-      return k < tasks.length && T.col[tasks[k]] === c ? tasks[k] : -1;
+      const k = lowerBound(tasks.length, function (j) { return COL[tasks[j]]; }, c);
+      return k < tasks.length && COL[tasks[k]] === c ? tasks[k] : -1;
     }
     const B = buffers[S.buffer];
     if (!B) return -1;
@@ -485,7 +514,7 @@
   function reveal(tasks, ranges) {
     if (!tasks.length && !ranges.length) return;
     if (tasks.length) {
-      const cols = tasks.map(function (i) { return T.col[i]; });
+      const cols = tasks.map(function (i) { return COL[i]; });
       const lo = Math.min.apply(null, cols), hi = Math.max.apply(null, cols);
       const mid = (lo + hi + 1) / 2 * S.cw;
       tl.scroll.scrollLeft = Math.max(0, mid - tl.scroll.clientWidth / 2);
@@ -541,7 +570,8 @@
       det.appendChild(el('div', 'hint', 'This finding names no task.'));
     }
     reveal(Array.from(S.hl), f.ranges);
-    if (fromUser && history.replaceState) history.replaceState(null, '', '#finding=' + (k + 1));
+    if (fromUser && history.replaceState)
+      history.replaceState(null, '', '#finding=' + (k + 1) + (axis.value === 'depth' ? '&axis=depth' : ''));
     reflect();
     draw();
   }
@@ -583,11 +613,20 @@
     if (e.key === 'n' || e.key === 'j') activate(Math.min(D.findings.length - 1, S.active + 1), true);
     else if (e.key === 'p' || e.key === 'k') activate(Math.max(0, S.active - 1), true);
   });
-  // "#finding=N" (1-based) activates finding N; "#task=R/S/I" selects a task.
+  // The fragment: "finding=N" (1-based) activates finding N, "task=R/S/I"
+  // selects a task, "axis=depth" switches the layout; joined by '&'.
   function fromHash() {
-    const m = /^#finding=(\d+)$/.exec(location.hash);
-    if (m) { activate(+m[1] - 1, false); return; }
-    const t = /^#task=(\d+)\/(\d+)\/(\d+)$/.exec(location.hash);
+    const args = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      const at = kv.indexOf('=');
+      if (at > 0) args[kv.slice(0, at)] = decodeURIComponent(kv.slice(at + 1));
+    });
+    if ((args.axis === 'depth' || args.axis === 'tau') && args.axis !== axis.value) {
+      axis.value = args.axis;
+      axis.dispatchEvent(new Event('change'));
+    }
+    if (/^\d+$/.test(args.finding || '')) { activate(+args.finding - 1, false); return; }
+    const t = /^(\d+)\/(\d+)\/(\d+)$/.exec(args.task || '');
     if (t) for (let i = 0; i < N; i++) if (pos(i) === t[1] + '/' + t[2] + '/' + t[3]) { selectTask(i, true); return; }
   }
   window.addEventListener('hashchange', fromHash);
@@ -599,6 +638,7 @@
   layout();
   S.cw = clampCw(Math.min(90, Math.max(22, Math.floor((tl.scroll.clientWidth - 48) / nCols))));
   layout();
+  body.dataset.axis = axis.value;
   fromHash();
   reflect();
   body.dataset.ready = '1';
