@@ -145,7 +145,12 @@
     if (f.refs.length)
       li.appendChild(el('div', 'where mono', f.refs.slice(0, 6).map(function (r) { return r.pos; }).join(', ') +
         (f.refs.length > 6 ? ', \u2026' : '')));
+    li.tabIndex = 0;
+    li.setAttribute('role', 'button');
     li.addEventListener('click', function () { activate(k, true); });
+    li.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); activate(k, true); }
+    });
     list.appendChild(li);
   });
   D.more.forEach(function (m) { $('more').appendChild(el('li', '', m)); });
@@ -246,7 +251,10 @@
       ctx.fillStyle = C_ERR; ctx.font = 'bold 11px system-ui, sans-serif';
       const label = 'deadlock: nothing right of this line executed';
       const tw = ctx.measureText(label).width;
-      ctx.fillText(label, x + 4 + tw < tl.vw ? x + 4 : Math.max(2, x - 4 - tw), 12);
+      const lx = x + 6 + tw < tl.vw ? x + 4 : Math.max(2, x - 4 - tw);
+      const ly = Math.max(12, Math.min(tl.vh, rows.length * LANE_H - top + 4) - 6);  // below the lanes if room
+      ctx.fillStyle = 'rgba(255,255,255,0.9)'; ctx.fillRect(lx - 2, ly - 10, tw + 4, 13);
+      ctx.fillStyle = C_ERR; ctx.fillText(label, lx, ly);
     }
     ctx.font = '10px ui-monospace, monospace'; ctx.textBaseline = 'middle';
     const bw = Math.max(1, cw - 2);
