@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <queue>
@@ -67,6 +68,20 @@ TEST(Dot, FindingsHighlightedWithTheirCodes) {
   EXPECT_NE(dot.find("t8 [label=\"[404]\\l"), std::string::npos);
   EXPECT_EQ(count(dot, std::regex("color=\"#c62828\", penwidth=3")), 2) << "errors in red";
   EXPECT_EQ(count(dot, std::regex("color=\"#ef6c00\", penwidth=3")), 1) << "a warning in orange";
+}
+
+TEST(Dot, LongBatchesCutInTheLabelNotInTheTooltip) {
+  std::string pairs;
+  for (int i = 0; i < 9; ++i)
+    pairs += fmt::format(R"({}{{"src":{{"rank":0,"type":"INPUT","offset":{},"len":1}},"dst":{{"rank":0,"type":"OUTPUT","offset":{},"len":1}}}})",
+                         i ? "," : "", i, i);
+  Trace t = parse(header(R"({"type":"AllGather","ranks":1,"dataType":"INT8","count":64})") +
+                  R"({"rank":0,"stream":0,"type":"BATCH_TRANS_MEM","pairs":[)" + pairs + "]}\n");
+  TaskGraph g = build_graph(t);
+  std::string dot = format_dot(t, g, {}, {});
+  EXPECT_NE(dot.find("→ rank 0 OUTPUT [0x5,0x6)\\l… 3 more groups\\l"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("→ rank 0 OUTPUT [0x6,0x7)\\l"), std::string::npos);
+  EXPECT_NE(dot.find("rank 0 INPUT [0x8,0x9) → rank 0 OUTPUT [0x8,0x9)]"), std::string::npos) << "tooltip";
 }
 
 TEST(Dot, EscapesQuotesAndBackslashes) {

@@ -27,10 +27,17 @@ std::string dot_escape(std::string_view s) {
   return out;
 }
 
+// Groups drawn in a label; a batch of more is cut (the tooltip has them all).
+constexpr u32 kLabelGroups = 6;
+
 // Slices of a data task, one per line: each source, then "→ destination".
 std::string slice_lines(const Trace& t, const Task& k) {
   std::string out;
   for (u32 gi = 0; gi < k.group_count; ++gi) {
+    if (gi == kLabelGroups && k.group_count > kLabelGroups + 1) {
+      out += fmt::format("\n… {} more groups", k.group_count - gi);
+      break;
+    }
     const Group& g = t.group(k, gi);
     for (u32 i = 0; i < g.src_count; ++i)
       out += fmt::format("\n  {}", describe_slice(t, t.slices[g.first_src + i]));
