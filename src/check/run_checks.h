@@ -34,6 +34,9 @@ struct StageTime {
 
 struct CheckResult {
   std::string input;  // file, or FILE#CASE
+  // Position in an unsharded run: index of the input file, of the case in it
+  // (merge-reports puts shard reports back in this order).
+  u32 order_file = 0, order_case = 0;
   bool pass = true;
   std::vector<Finding> findings;  // capped per code, in stage order
   CountMap totals;                // found per (severity, code, tag), before capping

@@ -10,8 +10,12 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "check/run_checks.h"
+#include "cli/batch.h"
 #include "cli/commands.h"
+#include "cli/memory_guard.h"
 #include "graph/graph.h"
 #include "io/dot_writer.h"
 #include "io/html_report.h"
@@ -35,13 +39,8 @@ struct CheckArgs {
   bool all_pairs = false;
   unsigned jobs = 0;
   bool quiet = false, verbose = false;
-};
-
-// Everything one input file produced, ready to print.
-struct FileOutcome {
-  std::vector<CheckResult> results;
-  std::string text;  // human report of every case
-  std::optional<InputError> error;
+  std::string shard, max_memory;
+  bool progress = false, no_progress = false;
 };
 
 bool write_file(const std::string& path, const std::string& data, std::string& why) {
@@ -73,88 +72,28 @@ void write_report(CheckResult& r, const std::string& path, const std::string& da
   r.pass = false;
 }
 
-class Checker {
- public:
-  Checker(const CheckArgs& a, const CheckOptions& o, const LoadOptions& l)
-      : args_(a), opt_(o), load_(l) {}
-
-  FileOutcome run(const std::string& file) const {
-    FileOutcome out;
-    auto t0 = std::chrono::steady_clock::now();
-    Result<std::vector<LoadedCase>> cases = load_file(file, load_);
-    double read_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!cases) {
-      out.error = InputError{file, cases.error().message};
-      return out;
+// Checks one case and writes its per-case report files.
+CaseOutcome check_case(const CheckArgs& args, const CheckOptions& opt, LoadedCase& c,
+                       const std::string& file, bool several) {
+  const Trace& trace = c.read.trace;
+  CaseOutcome out;
+  CheckResult& r = out.result;
+  r = run_checks(trace, std::move(c.read.findings), opt);
+  r.input = c.name;
+  r.read_ms = c.read_ms;
+  if (!args.dot.empty() || !args.html.empty()) {
+    TaskGraph g = build_graph(trace);
+    if (!args.dot.empty()) {
+      DotOptions dot;
+      dot.title = verdict_line(r);
+      write_report(r, case_output_path(args.dot, file, c.name, several), format_dot(trace, g, r.findings, dot));
     }
-    for (LoadedCase& c : cases.value()) {
-      const Trace& trace = c.read.trace;
-      CheckResult r = run_checks(trace, std::move(c.read.findings), opt_);
-      r.input = c.name;
-      r.read_ms = read_ms / static_cast<double>(cases.value().size());
-      if (!args_.dot.empty() || !args_.html.empty()) {
-        bool several = cases.value().size() > 1;
-        TaskGraph g = build_graph(trace);
-        if (!args_.dot.empty()) {
-          DotOptions dot;
-          dot.title = verdict_line(r);
-          write_report(r, case_output_path(args_.dot, file, c.name, several), format_dot(trace, g, r.findings, dot));
-        }
-        if (!args_.html.empty())
-          write_report(r, case_output_path(args_.html, file, c.name, several), format_html_report(trace, g, r));
-      }
-      Verbosity v = args_.quiet ? Verbosity::Quiet : args_.verbose ? Verbosity::Verbose : Verbosity::Normal;
-      out.text += format_text_report(r, &trace, v, opt_.max_errors);
-      out.results.push_back(std::move(r));
-    }
-    return out;
+    if (!args.html.empty())
+      write_report(r, case_output_path(args.html, file, c.name, several), format_html_report(trace, g, r));
   }
-
- private:
-  const CheckArgs& args_;
-  const CheckOptions& opt_;
-  const LoadOptions& load_;
-};
-
-// Runs `checker` over `files` on `jobs` threads; `emit` sees the outcomes in
-// input order, each as soon as it and all before it are done.
-template <typename Emit>
-void run_parallel(const Checker& checker, const std::vector<std::string>& files, unsigned jobs,
-                  Emit&& emit) {
-  std::vector<std::optional<FileOutcome>> done(files.size());
-  std::mutex m;
-  std::condition_variable cv;
-  std::size_t next = 0;
-  auto worker = [&] {
-    for (;;) {
-      std::size_t i;
-      {
-        std::lock_guard<std::mutex> lock(m);
-        if (next >= files.size()) return;
-        i = next++;
-      }
-      FileOutcome o = checker.run(files[i]);
-      {
-        std::lock_guard<std::mutex> lock(m);
-        done[i] = std::move(o);
-      }
-      cv.notify_all();
-    }
-  };
-  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(files.size())));
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  if (jobs == 1) worker();
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [&] { return done[i].has_value(); });
-    FileOutcome o = std::move(*done[i]);
-    done[i].reset();
-    lock.unlock();
-    emit(std::move(o));
-  }
-  for (std::thread& t : threads) t.join();
+  Verbosity v = args.quiet ? Verbosity::Quiet : args.verbose ? Verbosity::Verbose : Verbosity::Normal;
+  out.text = format_text_report(r, &trace, v, opt.max_errors);
+  return out;
 }
 
 int run_check(const CheckArgs& a) {
@@ -197,27 +136,47 @@ int run_check(const CheckArgs& a) {
     print_error("--json, --dot and --html must name different files");
     return 2;
   }
-  Checker checker(a, opt, load);
+  BatchOptions batch;
+  batch.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (!a.shard.empty()) {
+    std::string err;
+    if (!parse_shard(a.shard, batch.shard_index, batch.shard_count, err)) {
+      print_error(err);
+      return 2;
+    }
+  }
+  batch.progress = a.progress ? true : a.no_progress ? false : isatty(2) != 0;
+  if (!a.max_memory.empty()) {
+    u64 limit = 0;
+    std::string err;
+    if (!parse_memory_size(a.max_memory, limit, err)) {
+      print_error(err);
+      return 2;
+    }
+    start_memory_guard(limit, a.max_memory);
+  }
   std::vector<CheckResult> results;
   std::vector<InputError> errors;
   bool any_fail = false;
-  unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
-  run_parallel(checker, files.value(), jobs, [&](FileOutcome o) {
+  // With "--json -" (or --dot -, --html -) standard output carries that
+  // report alone.
+  std::FILE* human = a.json == "-" || a.dot == "-" || a.html == "-" ? stderr : stdout;
+  auto check = [&](LoadedCase& c, const std::string& file, bool several) {
+    return check_case(a, opt, c, file, several);
+  };
+  run_batch(files.value(), load, batch, check, [&](FileOutcome&& o) {
     if (o.error) {
       std::fflush(stdout);
       print_error(o.error->message);
       errors.push_back(std::move(*o.error));
       return;
     }
-    // With "--json -" (or --dot -, --html -) standard output carries that
-    // report alone.
-    std::FILE* human = a.json == "-" || a.dot == "-" || a.html == "-" ? stderr : stdout;
-    std::fwrite(o.text.data(), 1, o.text.size(), human);
-    std::fflush(human);
-    for (CheckResult& r : o.results) {
-      any_fail |= !r.pass;
-      if (!a.json.empty()) results.push_back(std::move(r));
+    for (CaseOutcome& c : o.cases) {
+      std::fwrite(c.text.data(), 1, c.text.size(), human);
+      any_fail |= !c.result.pass;
+      if (!a.json.empty()) results.push_back(std::move(c.result));
     }
+    std::fflush(human);
   });
   int status = !errors.empty() ? 2 : any_fail ? 1 : 0;
   if (!a.json.empty()) {
@@ -248,6 +207,10 @@ CommandRun add_check_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   c->add_flag("--all-pairs", a->all_pairs, "stage 4: enumerate every conflicting pair");
   c->add_option("-j", a->jobs, "check N inputs in parallel (default: number of cores)");
+  c->add_option("--shard", a->shard, "check only shard K of N deterministic shards of the operators (K/N)");
+  c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
+  c->add_flag("--progress", a->progress, "draw a progress line on standard error");
+  c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
   c->add_flag("-q,--quiet", a->quiet, "only the summary line");
   c->add_flag("-v,--verbose", a->verbose, "also per-stage timings and statistics");
   return [a] { return run_check(*a); };

@@ -11,6 +11,7 @@ using CommandRun = std::function<int()>;
 CommandRun add_check_command(CLI::App& app);
 CommandRun add_stats_command(CLI::App& app);
 CommandRun add_dot_command(CLI::App& app);
+CommandRun add_merge_command(CLI::App& app);
 
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);

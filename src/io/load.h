@@ -22,6 +22,7 @@ struct LoadOptions {
 struct LoadedCase {
   std::string name;
   ReadTrace read;
+  double read_ms = 0;  // this case's share of the time spent reading its file
 };
 
 // Files named on the command line, with every supported file below each

@@ -45,8 +45,8 @@ void append_finding(std::string& out, const Finding& f) {
 }
 
 void append_result(std::string& out, const CheckResult& r) {
-  out += fmt::format("{{\"file\":{},\"verdict\":\"{}\",\"findings\":[", json_quote(r.input),
-                     r.pass ? "PASS" : "FAIL");
+  out += fmt::format("{{\"file\":{},\"verdict\":\"{}\",\"order\":[{},{}],\"findings\":[",
+                     json_quote(r.input), r.pass ? "PASS" : "FAIL", r.order_file, r.order_case);
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     if (i) out += ",";
     append_finding(out, r.findings[i]);
@@ -81,8 +81,8 @@ std::string format_json_report(const std::vector<CheckResult>& results,
   }
   out += "],\"errors\":[";
   for (std::size_t i = 0; i < errors.size(); ++i)
-    out += fmt::format("{}{{\"file\":{},\"message\":{}}}", i ? "," : "",
-                       json_quote(errors[i].input), json_quote(errors[i].message));
+    out += fmt::format("{}{{\"file\":{},\"message\":{},\"order\":[{}]}}", i ? "," : "",
+                       json_quote(errors[i].input), json_quote(errors[i].message), errors[i].order_file);
   out += "]}\n";
   return out;
 }

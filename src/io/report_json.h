@@ -12,6 +12,7 @@ namespace cc {
 struct InputError {
   std::string input;
   std::string message;
+  u32 order_file = 0;  // index of the input file (merge-reports order)
 };
 
 std::string format_json_report(const std::vector<CheckResult>& results,
