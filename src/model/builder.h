@@ -34,6 +34,7 @@ class TraceBuilder {
   u32 wait(u32 rank, u32 stream, u32 record_rank, u32 notify);
 
   Trace& trace() { return t_; }
+  const Trace& trace() const { return t_; }
   u32 size() const { return static_cast<u32>(t_.tasks.size()); }
 
   // Finalizes; `new_ids` maps append positions to task ids.

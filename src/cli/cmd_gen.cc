@@ -1,0 +1,126 @@
+// `collcheck gen`: write the trace of a reference schedule (cli.md, algorithms.md).
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "gen/registry.h"
+#include "io/jsonl_writer.h"
+
+namespace cc {
+
+namespace {
+
+struct GenArgs {
+  std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output;
+  gen::GenParams p;
+  bool list = false;
+};
+
+std::string list_text() {
+  std::string out = fmt::format("{:<18} {:<52} {}\n", "ALGORITHM", "OPERATORS", "SCHEDULE");
+  for (const gen::Algorithm& a : gen::algorithms()) {
+    std::string ops;
+    for (OpType o : a.ops) ops += fmt::format("{}{}", ops.empty() ? "" : ",", name(o));
+    out += fmt::format("{:<18} {:<52} {} (algorithms.md {})\n", a.name, ops, a.summary, a.section);
+  }
+  return out;
+}
+
+// --send-counts: a JSON matrix, inline or in a file.
+std::string parse_matrix(const std::string& text, std::vector<u64>& out) {
+  std::string json = text;
+  if (!text.empty() && text.front() != '[') {
+    std::ifstream f(text, std::ios::binary);
+    if (!f) return fmt::format("--send-counts: cannot read {}", text);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    json = ss.str();
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(json).get(doc)) return "--send-counts: not valid JSON";
+  simdjson::dom::array rows;
+  if (doc.get_array().get(rows)) return "--send-counts: expected an array of rows";
+  for (simdjson::dom::element row : rows) {
+    simdjson::dom::array cells;
+    if (row.get_array().get(cells)) return "--send-counts: every row must be an array";
+    for (simdjson::dom::element c : cells) {
+      u64 v;
+      if (c.get_uint64().get(v)) return "--send-counts: entries must be unsigned integers";
+      out.push_back(v);
+    }
+  }
+  return {};
+}
+
+int run_gen(GenArgs& a) {
+  if (a.list) {
+    std::string s = list_text();
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    return 0;
+  }
+  if (a.algo.empty()) {
+    print_error("gen: name an algorithm (collcheck gen --list)");
+    return 2;
+  }
+  auto dt = parse_data_type(a.dtype);
+  auto rop = parse_reduce_op(a.reduce_op);
+  if (!dt) return print_error(fmt::format("unknown --dtype \"{}\"", a.dtype)), 2;
+  if (!rop) return print_error(fmt::format("unknown --reduce-op \"{}\"", a.reduce_op)), 2;
+  if (a.mode != "opbase" && a.mode != "graph")
+    return print_error(fmt::format("--mode must be opbase or graph, not \"{}\"", a.mode)), 2;
+  a.p.dtype = *dt;
+  a.p.reduce_op = *rop;
+  a.p.graph = a.mode == "graph";
+  bool op_given = !a.op_type.empty();
+  if (op_given) {
+    auto op = parse_op_type(a.op_type);
+    if (!op) return print_error(fmt::format("unknown --op-type \"{}\"", a.op_type)), 2;
+    a.p.op = *op;
+  }
+  if (!a.send_counts.empty()) {
+    std::string err = parse_matrix(a.send_counts, a.p.send_counts);
+    if (!err.empty()) return print_error(err), 2;
+  }
+  Result<Trace> t = gen::generate(a.algo, a.p, op_given);
+  if (!t) return print_error(t.error().message), 2;
+  std::string err;
+  if (a.output.empty() || a.output == "-") err = write_jsonl(*t, stdout);
+  else err = write_jsonl_file(*t, a.output);
+  if (!err.empty()) return print_error(err), 2;
+  return 0;
+}
+
+}  // namespace
+
+CommandRun add_gen_command(CLI::App& app) {
+  auto a = std::make_shared<GenArgs>();
+  a->p.ranks = 4;
+  a->p.count = 65536;
+  CLI::App* c = app.add_subcommand("gen", "write the trace of a reference schedule (algorithms.md)");
+  c->add_option("ALGO", a->algo, "the algorithm (see --list)");
+  c->add_flag("--list", a->list, "print every algorithm with the operators it serves");
+  c->add_option("--ranks", a->p.ranks, "number of ranks (default 4)");
+  c->add_option("--count", a->p.count, "elements per rank, as the operator defines them (default 65536)");
+  c->add_option("--dtype", a->dtype, "data type (default FP32)");
+  c->add_option("--op-type", a->op_type, "the operator, when the algorithm serves several (default: the first listed)");
+  c->add_option("--reduce-op", a->reduce_op, "SUM, PROD, MAX or MIN (default SUM)");
+  c->add_option("--root", a->p.root, "root rank (SendRecv: the sender; the receiver is root+1)");
+  c->add_option("--seed", a->p.seed, "seed for drawn parameters (AllToAllV, BatchSendRecv matrix; default 1)");
+  c->add_option("--mode", a->mode, "executor framing: opbase (default) or graph");
+  c->add_option("--ccl-bytes", a->p.ccl_bytes, "size of each communication buffer (default 209715200)");
+  c->add_flag("--physical-notify", a->p.physical_notify, "physical notify ids instead of unique ones");
+  c->add_flag("--fold-ccl", a->p.fold_ccl, "map INPUT_CCL/OUTPUT_CCL onto one CCL buffer");
+  c->add_option("--servers", a->p.servers, "hierarchical algorithms: number of servers");
+  c->add_flag("--non-inline", a->p.non_inline, "reducers stage peer data before reducing (HCCL variant)");
+  c->add_option("--send-counts", a->send_counts,
+                "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
+  c->add_option("-o,--output", a->output, "output file (default: standard output)");
+  return [a] { return run_gen(*a); };
+}
+
+}  // namespace cc
