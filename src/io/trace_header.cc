@@ -160,7 +160,6 @@ std::string parse_op(element e, Op& op) {
     if (send_counts.get_array().get(rows)) return "\"sendCounts\" must be an array of arrays";
     if (rows.size() != n)
       return fmt::format("\"sendCounts\" must have {} rows, has {}", n, rows.size());
-    op.send_counts.reserve(n * n);
     std::vector<u64> row;
     for (element r : rows) {
       if (!(err = get_u64_array(r, "sendCounts", n, row)).empty()) return err;
