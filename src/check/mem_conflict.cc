@@ -179,6 +179,13 @@ class Sweep {
 
   // The frontier after the access (memconflict.md): a write replaces every
   // access ordered before it; a read joins R, replacing reads ordered before it.
+  //
+  // A read drops from R only the reads known ordered before it without a
+  // search (same stream, the cheap filters, answers already found): reads
+  // that truly run in parallel — every peer pulling one block in a mesh —
+  // would otherwise cost |R| fruitless searches per read. Keeping a read
+  // that is in fact ordered before t changes no verdict: the next write
+  // compares with it as well, and any conflict it reports is real.
   void advance(u32 task, const Access& a, Frontier& f) {
     auto unordered = [&](u32 x) { return !before(task_of_slice_[x], task); };
     if (a.write) {
@@ -186,9 +193,16 @@ class Sweep {
       f.writes.insert(a.slice);
       f.reads.retain(unordered);
     } else {
-      f.reads.retain(unordered);
+      f.reads.retain([&](u32 x) { return !known_before(task_of_slice_[x], task); });
       f.reads.insert(a.slice);
     }
+  }
+
+  bool known_before(u32 x, u32 current) {
+    if (x == current) return true;
+    for (auto [task, yes] : answers_)
+      if (task == x) return yes;
+    return reach_.quick(x, current) == 1;
   }
 
   // --all-pairs: every earlier access of the domain is a candidate partner.

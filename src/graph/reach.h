@@ -1,24 +1,32 @@
 // Happens-before queries on the task graph: is there a path from a to b?
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "graph/graph.h"
 
 namespace cc {
 
-// Exact reachability by an earliest-arrival search over streams: entering a
-// stream at position p makes every later task of it reachable, so the search
-// only follows sync and explicit edges that leave a stream after p. Every
-// edge goes forward in the simulated order τ, so nothing with τ > τ(b) can be
-// on a path to b and the search never looks past it.
-//
-// Two cheaper layers come first: tasks of one stream compare positions, and
-// a second topological order τ2 (ties broken the other way) proves a pair
-// unordered when it disagrees with τ. τ2 costs about one pass over the
-// graph, so it is built only once the searches have cost that much.
-// Searches jump from one sync-out task to the next (`next_out_`), skipping
-// the data tasks between them.
+// Exact reachability, in layers, cheapest first:
+//  * tasks of one stream compare positions;
+//  * the simulated order τ, and a second topological order τ2 (ties broken
+//    the other way, built once searches have cost a pass over the graph),
+//    prove "no" when they put a after b;
+//  * one hop: an edge from a's stream at or after a into b's stream at or
+//    before b (a per stream pair index of edges, by target position, with the
+//    latest source so far) — the order collective handshakes usually give;
+//  * otherwise a bidirectional earliest-arrival search over streams: entering
+//    a stream at task p from a makes all of it after p reachable, so the
+//    forward half only follows the sync and explicit edges leaving a stream
+//    after p (`next_out_` jumps over the data tasks between them); the
+//    backward half does the same from b through in-edges (`prev_in_`). Every
+//    edge goes forward in τ and τ2, so the forward half never looks past b
+//    and the backward half never before a in either order. They alternate
+//    and stop when they meet.
+// The backward cone is kept for as long as the target stays the same: the
+// memory-conflict sweep asks about one target with every frontier member in
+// turn. Memory is O(tasks + streams); nothing is stored per (task, stream).
 //
 // Not thread-safe: it keeps per-stream scratch state between queries.
 class Reachability {
@@ -29,17 +37,48 @@ class Reachability {
   // a ≤ b: a == b, or a path from a to b exists.
   bool happens_before(u32 a, u32 b);
 
+  // The answer of the cheap layers alone (one stream, τ, τ2 when built):
+  // 1 yes, 0 no, -1 only a search could tell.
+  int quick(u32 a, u32 b) const;
+
   // Number of tasks scanned by all queries so far (for statistics).
   u64 scanned() const { return scanned_; }
 
  private:
+  bool has_out(u32 t) const;
+  void build_hops();
+  bool one_hop(u32 a, u32 b) const;
+  bool has_in(u32 t) const;
+  bool search_forward_only(u32 a, u32 b);
+  bool search_both(u32 a, u32 b);
+  void reach_forward(u32 task, bool& found, u32 b);
+  void follow_out(u32 t, bool& found, u32 b);
+  void scan_forward(u32 b, bool& found);
+  void clear_forward();
+  void set_target(u32 b);
+  void reach_backward(u32 task, bool& found);
+  void scan_backward(u32 a, bool& found);
+
   const Trace& trace_;
   const TaskGraph& g_;
   std::vector<u32> next_out_;  // first task at or after t on its stream with out-edges
+  std::vector<u32> prev_in_;   // last task at or before t on its stream with in-edges, or kNone
   std::vector<u32> tau2_;      // empty until built
-  std::vector<u32> reached_;   // per stream: earliest reached task id, or kNone
-  std::vector<u32> touched_;
-  std::vector<std::pair<u32, u32>> work_;  // (first task to scan, stop)
+  // One-hop index: edges of each (from stream, to stream) pair, sorted by
+  // target task, with the latest source task among them so far.
+  struct Hop {
+    u32 to, latest_from;
+  };
+  std::unordered_map<u64, std::pair<u32, u32>> hop_range_;  // pair -> [begin, end) in hops_
+  std::vector<Hop> hops_;
+  // Forward half, per query: earliest task reached per stream.
+  std::vector<u32> fwd_, fwd_touched_;
+  std::vector<std::pair<u32, u32>> fwd_work_;  // [first task, stop)
+  // Backward half, per target: latest task known to reach it per stream.
+  u32 target_ = kNone;
+  u32 source_ = kNone;  // a, while a search for it runs
+  std::vector<u32> bwd_, bwd_touched_;
+  std::vector<std::pair<u32, u32>> bwd_work_, parked_;  // [lo, hi]
   u64 scanned_ = 0;
 };
 
