@@ -1,5 +1,7 @@
 #include "io/detect.h"
 
+#include "io/byte_source.h"
+
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -51,12 +53,11 @@ InputFormat detect_format_text(std::string_view head, bool strict) {
 }
 
 InputFormat detect_format(const std::string& path, bool strict) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return InputFormat::Unknown;
-  std::string head(kHead, '\0');
-  std::size_t got = std::fread(head.data(), 1, kHead, f.get());
-  head.resize(got);
-  return detect_format_text(head, strict);
+  std::fclose(f);
+  // A gzip or zstd file is recognised by what it holds.
+  return detect_format_text(read_head(path, kHead), strict);
 }
 
 std::string_view format_name(InputFormat f) {

@@ -71,7 +71,8 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (!what.empty()) return fail(what);
     have_header = true;
   }
-  if (!lines.error().empty()) return Error{fmt::format("{}: read error: {}", t.file, lines.error())};
+  if (!lines.error().empty())
+    return Error{fmt::format("{}:{}: {}", t.file, lines.line_number() + 1, lines.error())};
   if (!have_header) {
     line_ = lines.line_number() == 0 ? 1 : lines.line_number();
     return fail("no trace header (the file holds no JSON line)");

@@ -10,21 +10,11 @@ namespace {
 constexpr std::size_t kChunk = std::size_t{1} << 22;  // 4 MiB per read
 }
 
-LineReader::~LineReader() {
-  if (f_ && owned_) std::fclose(f_);
-}
+LineReader::~LineReader() = default;
 
-std::string LineReader::open(const std::string& path) {
-  f_ = std::fopen(path.c_str(), "rb");
-  if (!f_) return std::strerror(errno);
-  owned_ = true;
-  return {};
-}
+std::string LineReader::open(const std::string& path) { return src_.open(path); }
 
-void LineReader::attach(std::FILE* f) {
-  f_ = f;
-  owned_ = false;
-}
+void LineReader::attach(std::FILE* f) { src_.attach(f); }
 
 void LineReader::attach_memory(std::string_view text) {
   cap_ = text.size() + kLinePadding;
@@ -38,7 +28,7 @@ void LineReader::attach_memory(std::string_view text) {
 
 // Moves unread data to the front and appends the next chunk.
 bool LineReader::fill() {
-  if (eof_ || !f_) return false;
+  if (eof_ || !src_.is_open()) return false;
   if (begin_ > 0) {
     std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
     end_ -= begin_;
@@ -52,9 +42,16 @@ bool LineReader::fill() {
     buf_ = std::move(bigger);
     cap_ = cap;
   }
-  std::size_t got = std::fread(buf_.get() + end_, 1, kChunk, f_);
+  // Decompressors return less than asked before the end: read until the
+  // chunk is full or the input ends.
+  std::size_t got = 0;
+  while (got < kChunk) {
+    std::size_t r = src_.read(buf_.get() + end_ + got, kChunk - got);
+    if (r == 0) break;
+    got += r;
+  }
   if (got < kChunk) {
-    if (std::ferror(f_)) error_ = std::strerror(errno ? errno : EIO);
+    error_ = src_.error();
     eof_ = true;
   }
   end_ += got;
@@ -78,6 +75,7 @@ bool LineReader::next(std::string_view& line) {
     }
     std::size_t pending = end_ - begin_;
     if (!fill()) {
+      // After a read error the unterminated rest is cut data, not a line.
       if (!error_.empty()) return false;
       if (end_ == begin_) return false;
       // Last line without a final newline.

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/byte_source.h"
 #include "model/types.h"
 
 namespace cc {
@@ -22,7 +23,7 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
   ~LineReader();
 
-  // Opens `path`; returns an error text ("" on success).
+  // Opens `path` (plain, gzip or zstd); returns an error text ("" on success).
   std::string open(const std::string& path);
   // Reads from an already open stream (not closed by the reader).
   void attach(std::FILE* f);
@@ -39,8 +40,7 @@ class LineReader {
  private:
   bool fill();
 
-  std::FILE* f_ = nullptr;
-  bool owned_ = false;
+  ByteSource src_;
   bool eof_ = false;
   // Not a std::vector: its resize would zero megabytes that fread overwrites.
   std::unique_ptr<char[]> buf_;
