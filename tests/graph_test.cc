@@ -172,3 +172,49 @@ TEST(Sink, CapsPerCodeButCountsAll) {
 
 }  // namespace
 }  // namespace cc::test
+
+namespace cc::test {
+namespace {
+
+TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
+  for (u64 seed = 0; seed < 50; ++seed) {
+    std::mt19937_64 rng(seed);
+    Op op;
+    op.type = OpType::AllGather;
+    op.ranks = 3;
+    op.data_type = DataType::INT8;
+    op.count = 8;
+    Trace t;
+    t.op = op;
+    for (u32 i = 0; i < 500; ++i) {
+      Task k;
+      k.type = TaskType::RECORD;
+      k.rank = static_cast<u32>(rng() % 3);
+      k.stream = static_cast<u32>(rng() % 4) * 1000;
+      k.peer = k.rank;
+      k.line = i + 1;  // file order
+      t.tasks.push_back(k);
+    }
+    std::vector<Task> before = t.tasks;
+    std::vector<u32> new_id;
+    ASSERT_EQ(finalize_trace(t, &new_id), "");
+    for (u32 i = 0; i < before.size(); ++i) {
+      const Task& k = t.tasks[new_id[i]];
+      ASSERT_EQ(k.line, before[i].line);
+      ASSERT_EQ(k.rank, before[i].rank);
+      ASSERT_EQ(k.stream, before[i].stream);
+    }
+    for (const Stream& s : t.streams)
+      for (u32 id = s.first_task; id < s.first_task + s.task_count; ++id) {
+        ASSERT_EQ(t.tasks[id].rank, s.rank);
+        ASSERT_EQ(t.tasks[id].stream, s.id);
+        ASSERT_EQ(t.tasks[id].index, id - s.first_task);
+        if (id > s.first_task) ASSERT_LT(t.tasks[id - 1].line, t.tasks[id].line);
+      }
+    for (std::size_t s = 1; s < t.streams.size(); ++s)
+      ASSERT_LT(std::pair(t.streams[s - 1].rank, t.streams[s - 1].id), std::pair(t.streams[s].rank, t.streams[s].id));
+  }
+}
+
+}  // namespace
+}  // namespace cc::test

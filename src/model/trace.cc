@@ -145,16 +145,27 @@ std::string finalize_trace(Trace& t, std::vector<u32>* new_ids) {
   } else {
     std::vector<u32> next(t.streams.size());
     for (std::size_t s = 0; s < t.streams.size(); ++s) next[s] = t.streams[s].first_task;
-    std::vector<Task> sorted(t.tasks.size());
     new_id.resize(t.tasks.size());
     for (std::size_t i = 0; i < t.tasks.size(); ++i) {
       u32 s = stream_of_task[i];
       u32 at = next[s]++;
       new_id[i] = at;
-      sorted[at] = t.tasks[i];
-      sorted[at].index = at - t.streams[s].first_task;
+      t.tasks[i].index = at - t.streams[s].first_task;
     }
-    t.tasks = std::move(sorted);
+    // Permute in place, cycle by cycle, so the task array is never held
+    // twice (ten million tasks are 400 MB).
+    std::vector<bool> done(t.tasks.size(), false);  // by old position
+    for (u32 i = 0; i < t.tasks.size(); ++i) {
+      if (done[i]) continue;
+      Task carried = t.tasks[i];
+      u32 j = i;
+      do {
+        u32 dest = new_id[j];
+        std::swap(carried, t.tasks[dest]);  // carried: the task that was at dest
+        done[j] = true;
+        j = dest;
+      } while (j != i);
+    }
   }
   for (auto& [a, b] : t.extra_edges) {
     a = new_id[a];
