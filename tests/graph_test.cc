@@ -209,7 +209,9 @@ TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
         ASSERT_EQ(t.tasks[id].rank, s.rank);
         ASSERT_EQ(t.tasks[id].stream, s.id);
         ASSERT_EQ(t.tasks[id].index, id - s.first_task);
-        if (id > s.first_task) ASSERT_LT(t.tasks[id - 1].line, t.tasks[id].line);
+        if (id > s.first_task) {
+          ASSERT_LT(t.tasks[id - 1].line, t.tasks[id].line);
+        }
       }
     for (std::size_t s = 1; s < t.streams.size(); ++s)
       ASSERT_LT(std::pair(t.streams[s - 1].rank, t.streams[s - 1].id), std::pair(t.streams[s].rank, t.streams[s].id));
