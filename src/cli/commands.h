@@ -13,6 +13,7 @@ CommandRun add_stats_command(CLI::App& app);
 CommandRun add_dot_command(CLI::App& app);
 CommandRun add_merge_command(CLI::App& app);
 CommandRun add_gen_command(CLI::App& app);
+CommandRun add_mutate_command(CLI::App& app);
 
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);

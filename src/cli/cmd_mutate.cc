@@ -1,0 +1,109 @@
+// `collcheck mutate`: write faulty variants of a trace (cli.md, algorithms.md §17).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/commands.h"
+#include "gen/mutate.h"
+#include "io/jsonl_writer.h"
+#include "io/load.h"
+
+namespace cc {
+
+namespace {
+
+struct MutateArgs {
+  std::string input, kind, output = ".", case_glob;
+  u64 seed = 1;
+  u32 count = 1;
+  bool list = false;
+};
+
+std::string list_text() {
+  std::string out = fmt::format("{:<27} {:<8} {}\n", "KIND", "§17", "FAULT (codes that catch it)");
+  for (const gen::FaultInfo& f : gen::fault_kinds()) {
+    std::string codes;
+    for (u16 c : f.codes) codes += fmt::format("{}{}", codes.empty() ? "" : ",", c);
+    out += fmt::format("{:<27} {:<8} {} ({})\n", f.name, f.table.empty() ? "-" : f.table, f.what, codes);
+  }
+  return out;
+}
+
+// "ring.jsonl" -> "ring"; "a/b/x.jsonl.gz" -> "x".
+std::string stem(const std::string& path) {
+  std::string s = std::filesystem::path(path).filename().string();
+  std::size_t dot = s.find('.');
+  return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
+}
+
+int run_mutate(const MutateArgs& a) {
+  if (a.list) {
+    std::string s = list_text();
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    return 0;
+  }
+  if (a.input.empty() || a.kind.empty()) {
+    print_error("mutate: give INPUT and --kind (collcheck mutate --list)");
+    return 2;
+  }
+  std::vector<gen::FaultKind> kinds;
+  if (a.kind == "all") {
+    for (const gen::FaultInfo& f : gen::fault_kinds()) kinds.push_back(f.kind);
+  } else if (const gen::FaultInfo* f = gen::find_fault(a.kind)) {
+    kinds.push_back(f->kind);
+  } else {
+    print_error(fmt::format("unknown --kind \"{}\" (collcheck mutate --list)", a.kind));
+    return 2;
+  }
+  LoadOptions lo;
+  lo.case_glob = a.case_glob;
+  auto cases = load_file(a.input, lo);
+  if (!cases) return print_error(cases.error().message), 2;
+  if (cases->size() != 1) {
+    print_error(fmt::format("{}: holds {} cases; choose one with --case", a.input, cases->size()));
+    return 2;
+  }
+  const Trace& t = cases->front().read.trace;
+  std::error_code ec;
+  std::filesystem::create_directories(a.output, ec);
+  if (ec) return print_error(fmt::format("cannot create {}: {}", a.output, ec.message())), 2;
+  u32 written = 0;
+  for (gen::FaultKind k : kinds) {
+    auto mutants = gen::make_mutants(t, k, a.seed, a.count);
+    if (!mutants) return print_error(mutants.error().message), 2;
+    const gen::FaultInfo& f = gen::fault_info(k);
+    if (mutants->empty() && kinds.size() == 1) {
+      print_error(fmt::format("{}: no place to apply {} ({})", a.input, f.name, f.what));
+      return 2;
+    }
+    for (const gen::Mutant& m : *mutants) {
+      std::string path = (std::filesystem::path(a.output) /
+                          fmt::format("{}.{}.{}.jsonl", stem(a.input), f.name, m.site_index))
+                             .string();
+      std::string err = write_jsonl_file(m.trace, path);
+      if (!err.empty()) return print_error(err), 2;
+      std::printf("%s: %s | %s\n", path.c_str(), m.what.c_str(), m.label.text.c_str());
+      ++written;
+    }
+  }
+  if (written == 0) std::printf("no mutant: no kind applies to %s\n", a.input.c_str());
+  return 0;
+}
+
+}  // namespace
+
+CommandRun add_mutate_command(CLI::App& app) {
+  auto a = std::make_shared<MutateArgs>();
+  CLI::App* c = app.add_subcommand("mutate", "write faulty variants of a trace (algorithms.md §17)");
+  c->add_option("INPUT", a->input, "a trace (or any input collcheck check reads)");
+  c->add_flag("--list", a->list, "print the fault kinds");
+  c->add_option("--kind", a->kind, "the fault kind (see --list), or all");
+  c->add_option("--seed", a->seed, "seed choosing the places (default 1)");
+  c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)");
+  c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
+  c->add_option("--case", a->case_glob, "for inputs with several operators: the one to mutate");
+  return [a] { return run_mutate(*a); };
+}
+
+}  // namespace cc
