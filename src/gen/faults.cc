@@ -210,11 +210,13 @@ std::vector<Site> fault_sites(const Trace& t, FaultKind kind) {
           out.push_back({id});
         break;
       case K::EarlyRecord:
-        if (k.type != TaskType::RECORD) break;
+        // Not a slave stream's closing RECORD nor before its opening WAIT:
+        // those change the stream's shape (drop-slave-* kinds, 203).
+        if (k.type != TaskType::RECORD || (slave_last[id] && local_sync(k))) break;
         for (u32 j = id; j-- > 0 && t.tasks[j].rank == k.rank && t.tasks[j].stream == k.stream;) {
           if (t.tasks[j].type == TaskType::RECORD) break;
           if (t.tasks[j].type == TaskType::WAIT) {
-            out.push_back({id, j});
+            if (!slave_first[j]) out.push_back({id, j});
             break;
           }
         }

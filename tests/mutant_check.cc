@@ -1,0 +1,74 @@
+#include "mutant_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "check/run_checks.h"
+#include "provenance_ref.h"
+#include "reference.h"
+
+namespace cc::test {
+
+MutantReference reference_verdict(const Trace& t, bool full) {
+  MutantReference out;
+  TaskGraph g = build_graph(t);
+  if (!g.complete) {
+    out.why = "the pairing simulation deadlocks";
+    return out;
+  }
+  if (!g.unconsumed_records.empty()) out.why = "a RECORD is never consumed";
+  ProvenanceOutcome p = reference_provenance(t, g, 8u << 20);
+  out.provenance_ran = p.ran;
+  out.provenance_ok = !p.ran || p.ok();
+  if (!full) return out;
+  ReferenceReach ref(t, g);
+  auto conflicts = reference_conflicts(t, g, ref);
+  if (out.why.empty() && !conflicts.empty())
+    out.why = fmt::format("brute force finds {} conflicting pairs", conflicts.size());
+  for (u32 k = 0; out.why.empty() && k + 1 < g.pair_begin.size(); ++k)
+    for (u32 i = g.pair_begin[k]; i + 1 < g.pair_begin[k + 1]; ++i)
+      if (!ref.reaches(g.pairs[i], g.partner[g.pairs[i + 1]])) {
+        out.why = "two uses of one notify are not serialised";
+        break;
+      }
+  if (out.why.empty() && !out.provenance_ok)
+    out.why = "provenance reference: " + (p.first_problems.empty() ? std::string("wrong") : p.first_problems[0]);
+  return out;
+}
+
+bool semantic_stage_runs() {
+  Op op;
+  op.type = OpType::AllReduce;
+  op.ranks = 1;
+  Trace t;
+  t.op = op;
+  finalize_trace(t);
+  CheckResult r = run_checks(t, {}, CheckOptions{});
+  return std::any_of(r.times.begin(), r.times.end(), [](const StageTime& s) { return s.stage == "semantic"; });
+}
+
+bool has_semantic_error(const std::vector<u16>& codes) {
+  return std::any_of(codes.begin(), codes.end(), [](u16 c) { return c >= 401 && c <= 409 && c != 404; });
+}
+
+std::vector<GenCase> mutation_schedules(bool full) {
+  std::vector<GenCase> out;
+  for (const std::string& pair : registry_pairs()) {
+    std::vector<GenCase> all = gen_cases(pair, full);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const GenCase& c = all[i];
+      if (c.p.ranks > (full ? 8u : 5u) || c.p.ranks < 2) continue;
+      // Normally: a few shapes per operator (multi-iteration op-base, graph
+      // with physical notifies, folded non-inline).
+      if (!full && !(c.p.count == 1000 && c.p.ranks == 4) && !(c.p.count == 77 && c.p.ranks == 3) &&
+          !(c.p.count == 1000 && c.p.ranks == 5 && c.p.fold_ccl))
+        continue;
+      if (!full && op_has_root(c.p.op) && c.p.root != 0) continue;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace cc::test
