@@ -22,6 +22,7 @@ MutantReference reference_verdict(const Trace& t, bool full) {
   out.provenance_ran = p.ran;
   out.provenance_ok = !p.ran || p.ok();
   if (!full) return out;
+  if (!p.ran) out.why = "the provenance reference could not run (buffers too large)";
   ReferenceReach ref(t, g);
   auto conflicts = reference_conflicts(t, g, ref);
   if (out.why.empty() && !conflicts.empty())

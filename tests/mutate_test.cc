@@ -12,6 +12,7 @@
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "mutant_check.h"
+#include "test_util.h"
 
 namespace cc::test {
 namespace {
@@ -32,7 +33,7 @@ TEST_P(MutationSweep, EveryObservableMutantIsCaught) {
     ASSERT_TRUE(t.ok()) << c.label();
     ++schedules;
     std::vector<gen::Site> sites = gen::fault_sites(*t, kind);
-    for (u32 i : gen::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 12 : 2)) {
+    for (u32 i : gen::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 12 : 1)) {
       Result<gen::Applied> a = gen::apply_fault(*t, kind, sites[i]);
       ASSERT_TRUE(a.ok()) << c.label() << ": " << a.error().message;
       ++generated;
@@ -84,6 +85,61 @@ std::string kind_name(const ::testing::TestParamInfo<FaultKind>& i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, MutationSweep, ::testing::ValuesIn(all_kinds()), kind_name);
+
+}  // namespace
+}  // namespace cc::test
+
+namespace cc::test {
+namespace {
+
+Trace small_ring() {
+  gen::GenParams p;
+  p.op = OpType::AllReduce;
+  p.ranks = 3;
+  p.count = 100;
+  return *gen::generate("ring", p, true);
+}
+
+// The byte-level reference must itself be able to fail.
+TEST(ProvenanceReference, RejectsKnownFaults) {
+  Trace t = small_ring();
+  EXPECT_EQ(reference_verdict(t).why, "");
+  for (FaultKind k : {FaultKind::DropFinalCopy, FaultKind::DuplicateReduce, FaultKind::WrongReduceOp,
+                      FaultKind::ShortenCopy, FaultKind::ShiftSrc}) {
+    std::vector<gen::Site> sites = gen::fault_sites(t, k);
+    ASSERT_FALSE(sites.empty());
+    Result<gen::Applied> a = gen::apply_fault(t, k, sites.back());
+    ASSERT_TRUE(a.ok());
+    MutantReference r = reference_verdict(a->trace);
+    EXPECT_FALSE(r.provenance_ok) << gen::fault_info(k).name << ": " << a->what;
+  }
+}
+
+TEST(MutateCli, WritesLabelledMutants) {
+  std::string dir = temp_path("mutants");
+  std::string in = temp_path("ag.jsonl");
+  ASSERT_EQ(run_collcheck("gen ring --op-type AllGather --ranks 4 --count 64 -o " + in).status, 0);
+  RunResult m = run_collcheck("mutate " + in + " --kind drop-wait --count 2 --seed 5 -o " + dir);
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_NE(m.out.find("| FAIL 103"), std::string::npos) << m.out;
+  std::string first = m.out.substr(0, m.out.find(':'));
+  RunResult c = run_collcheck("check -q " + first);
+  EXPECT_EQ(c.status, 1);
+  RunResult again = run_collcheck("mutate " + in + " --kind drop-wait --count 2 --seed 5 -o " + dir);
+  EXPECT_EQ(again.out, m.out);  // deterministic for a seed
+  Result<ReadTrace> read = read_jsonl_file(first);
+  ASSERT_TRUE(read.ok());
+  const Trace& t = read->trace;
+  EXPECT_NE(t.name.find("mutant drop-wait (F1, F2): deleted "), std::string::npos) << t.name;
+  EXPECT_NE(t.name.find("| must catch: 103 | outcome: FAIL 103"), std::string::npos) << t.name;
+  RunResult l = run_collcheck("mutate --list");
+  EXPECT_EQ(l.status, 0);
+  for (const gen::FaultInfo& f : gen::fault_kinds()) EXPECT_NE(l.out.find(f.name), std::string::npos) << f.name;
+  EXPECT_EQ(run_collcheck("mutate " + in + " --kind no-such-kind").status, 2);
+  EXPECT_EQ(run_collcheck("mutate " + in).status, 2);
+  EXPECT_EQ(run_collcheck("mutate /no/such/file --kind drop-wait").status, 2);
+  EXPECT_EQ(run_collcheck("mutate " + in + " --kind drop-slave-wait -o " + dir).status, 2);  // no slave streams
+}
 
 }  // namespace
 }  // namespace cc::test

@@ -26,15 +26,26 @@ class Sim {
   Sim(const Trace& t, ProvenanceOutcome& out) : t_(t), out_(out) {}
 
   bool init(u64 max_bytes) {
-    u64 total = 0;
+    // Each buffer as far as the operator's result or some task reaches
+    // (within its size): a 200 MiB CCL costs only the bytes used.
+    std::map<std::pair<u32, BufId>, u64> extent;
     for (u32 r = 0; r < t_.op.ranks; ++r)
-      for (BufId b = 0; b < t_.buffers.names.size(); ++b) {
+      for (BufId b : {kInput, kOutput}) {
         u64 s = t_.buffer_size(r, b);
-        if (s == BufferSizes::kUndeclared) continue;
-        total += s;
-        if (total > max_bytes) return false;
-        mem_[{r, b}].resize(s);
+        if (s != BufferSizes::kUndeclared) extent[{r, b}] = s;
       }
+    for (const Slice& s : t_.slices) {
+      u64 size = t_.buffer_size(s.rank, s.buf);
+      if (size == BufferSizes::kUndeclared || s.offset > size || s.len > size - s.offset) continue;
+      u64& e = extent[{s.rank, s.buf}];
+      e = std::max(e, s.offset + s.len);
+    }
+    u64 total = 0;
+    for (const auto& [key, e] : extent) {
+      total += e;
+      if (total > max_bytes) return false;
+      mem_[key].resize(e);
+    }
     bool root_only = t_.op.type == OpType::Broadcast || t_.op.type == OpType::Scatter;
     for (u32 r = 0; r < t_.op.ranks; ++r) {
       if (root_only && r != t_.op.root) continue;
@@ -46,7 +57,7 @@ class Sim {
 
   std::vector<Prov>* buf(const Slice& s) {
     auto it = mem_.find({s.rank, s.buf});
-    if (it == mem_.end() || s.offset + s.len > it->second.size()) return nullptr;
+    if (it == mem_.end() || s.offset > it->second.size() || s.len > it->second.size() - s.offset) return nullptr;
     return &it->second;
   }
 
