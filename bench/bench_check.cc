@@ -1,7 +1,7 @@
 // bench_check: times `collcheck check` on generated traces of growing size.
 //
 //   bench_check [--collcheck PATH] [--workload W] [--ranks 8,32,...] [--runs 5]
-//               [--dir DIR] [--gen-args "..."]
+//               [--dir DIR] [--gen-args "..."]   ({n/K} in gen-args: ranks / K)
 //
 // For every rank count it writes the trace (W = synthetic-ring, or any
 // algorithm of `collcheck gen`), runs `collcheck check -q --json` RUNS times
@@ -123,7 +123,12 @@ int main(int argc, char** argv) {
     } else {
       std::vector<std::string> g = {collcheck, "gen", workload, "--ranks", std::to_string(n), "-o", trace};
       std::stringstream ss(gen_args);
-      for (std::string a; ss >> a;) g.push_back(a);
+      for (std::string a; ss >> a;) {
+        // "{n/K}": the rank count divided by K (e.g. servers of K ranks).
+        if (a.size() > 4 && a.rfind("{n/", 0) == 0 && a.back() == '}')
+          a = std::to_string(n / std::stoul(a.substr(3, a.size() - 4)));
+        g.push_back(a);
+      }
       Run gr = spawn(g);
       if (gr.status != 0) {
         std::fprintf(stderr, "bench_check: collcheck gen %s failed\n", workload.c_str());
