@@ -147,6 +147,109 @@ TEST(Pairing, SecondOrderIsTopologicalOnRandomGraphs) {
   }
 }
 
+TEST(Pairing, SecondOrderIsTopologicalOnGraphsWithUnchainedNodes) {
+  for (u64 seed = 0; seed < 500; ++seed) {
+    std::mt19937_64 rng(seed);
+    Trace t = random_trace(rng, ccu_style_shape());
+    TaskGraph g = build_graph(t);
+    if (!g.complete) continue;
+    std::vector<u32> tau2 = reverse_priority_order(t, g);
+    ReferenceReach ref(t, g);
+    for (u32 a = 0; a < t.tasks.size(); ++a)
+      for (u32 b2 = 0; b2 < t.tasks.size(); ++b2)
+        if (a != b2 && ref.reaches(a, b2)) {
+          ASSERT_LT(g.tau[a], g.tau[b2]) << "seed " << seed;
+          ASSERT_LT(tau2[a], tau2[b2]) << "seed " << seed;
+        }
+  }
+}
+
+// Host stream 0: copy A, copy P, copy C; unchained nodes U1 (after A) and
+// U2 (after U1) on another stream, and U2 -> C.
+struct Unchained {
+  Trace t;
+  u32 a, p, c, u1, u2;
+};
+Unchained unchained_trace(bool block_u1) {
+  TraceBuilder b(op_of(1));
+  Slice in = b.slice(0, "INPUT", 0, 4), out = b.slice(0, "OUTPUT", 0, 4);
+  u32 a = b.copy(0, 0, in, out), p = b.copy(0, 0, in, out), c = b.copy(0, 0, in, out);
+  u32 u1 = b.copy(0, 7, in, out), u2 = b.copy(0, 7, in, out);
+  for (u32 u : {u1, u2}) b.trace().tasks[u].flags |= kTaskUnchained | kTaskCcu;
+  if (block_u1) b.trace().tasks[u1].flags |= kTaskBlocked;
+  b.trace().extra_edges = {{a, u1}, {u1, u2}, {u2, c}};
+  std::vector<u32> id;
+  Trace t = b.finish(&id);
+  return {std::move(t), id[a], id[p], id[c], id[u1], id[u2]};
+}
+
+TEST(Chains, UnchainedTasksRunRightAfterTheStepThatReadiesThem) {
+  Unchained x = unchained_trace(false);
+  TaskGraph g = build_graph(x.t);
+  ASSERT_TRUE(g.complete);
+  EXPECT_EQ(g.chain_count(), 3u);  // the host stream, U1, U2
+  EXPECT_FALSE(g.has_stream_pred(x.u1));
+  EXPECT_FALSE(g.has_stream_pred(x.u2));
+  EXPECT_TRUE(g.has_stream_pred(x.p));
+  EXPECT_EQ(g.stream_next(x.u1), kNone);
+  // A, then U1 and U2 at once (before P goes on), then P, C.
+  EXPECT_EQ(g.order, (std::vector<u32>{x.a, x.u1, x.u2, x.p, x.c}));
+  Reachability reach(x.t, g);
+  EXPECT_TRUE(reach.happens_before(x.a, x.u2));
+  EXPECT_TRUE(reach.happens_before(x.u1, x.c));
+  EXPECT_FALSE(reach.happens_before(x.u1, x.p));  // no stream edge into or out of U1
+  EXPECT_FALSE(reach.happens_before(x.p, x.u2));
+}
+
+TEST(Chains, BlockedTaskNeverRunsNorItsSuccessors) {
+  Unchained x = unchained_trace(true);
+  TaskGraph g = build_graph(x.t);
+  EXPECT_FALSE(g.complete);
+  EXPECT_FALSE(g.executed(x.u1));
+  EXPECT_FALSE(g.executed(x.u2));
+  EXPECT_FALSE(g.executed(x.c));
+  EXPECT_TRUE(g.executed(x.p));
+  std::vector<u32> tau2 = reverse_priority_order(x.t, g);
+  EXPECT_EQ(tau2[x.u1], kNone);
+  EXPECT_EQ(tau2[x.c], kNone);
+}
+
+// A hook that holds P's successor until it has seen P run, as the CCU
+// co-simulation holds a placeholder's successor until its mission ends.
+struct HoldAfter final : SimulationHooks {
+  u32 trigger, held;
+  std::vector<u32> seen;
+  void add_holds(std::vector<u32>& holds) override { holds[held]++; }
+  void executed(u32 task, SimulationControl& ctl) override {
+    seen.push_back(task);
+    if (task == trigger) ctl.release(held);
+  }
+};
+
+TEST(Chains, HooksHoldAndReleaseTasks) {
+  TraceBuilder b(op_of(2));
+  u32 a0 = b.record(0, 0, 1, 1), a1 = b.wait(0, 0, 1, 2);
+  u32 b0 = b.wait(1, 0, 0, 1), b1 = b.record(1, 0, 0, 2);
+  std::vector<u32> id;
+  Trace t = b.finish(&id);
+  // Rank 1's RECORD waits for the hook, which releases it after rank 0's
+  // RECORD ran: the trace still completes.
+  HoldAfter h;
+  h.trigger = id[a0];
+  h.held = id[b1];
+  TaskGraph g = build_graph(t, &h);
+  EXPECT_TRUE(g.complete);
+  EXPECT_EQ(h.seen.size(), 4u);
+  // Released by a task that never runs: rank 1 stays stuck at its RECORD.
+  HoldAfter never;
+  never.trigger = id[a1];
+  never.held = id[b1];
+  TaskGraph g2 = build_graph(t, &never);
+  EXPECT_FALSE(g2.complete);
+  EXPECT_TRUE(g2.executed(id[b0]));
+  EXPECT_FALSE(g2.executed(id[b1]));
+}
+
 TEST(JsonlWriter, RoundTripKeepsTasksAndFindings) {
   for (u64 seed = 0; seed < 200; ++seed) {
     std::mt19937_64 rng(seed);

@@ -8,10 +8,13 @@ namespace cc::test {
 
 namespace {
 
+// Written from the model's definition, not through TaskGraph's chains: a
+// stream edge i -> i+1 exists unless i+1 is unchained.
 std::vector<std::vector<u32>> successors(const Trace& t, const TaskGraph& g) {
   std::vector<std::vector<u32>> succ(t.tasks.size());
   for (const Stream& s : t.streams)
-    for (u32 i = s.first_task; i + 1 < s.first_task + s.task_count; ++i) succ[i].push_back(i + 1);
+    for (u32 i = s.first_task; i + 1 < s.first_task + s.task_count; ++i)
+      if (!(t.tasks[i + 1].flags & kTaskUnchained)) succ[i].push_back(i + 1);
   for (u32 i = 0; i < t.tasks.size(); ++i)
     if (t.tasks[i].type == TaskType::RECORD && g.partner[i] != kNone) succ[i].push_back(g.partner[i]);
   for (auto [a, b] : t.extra_edges) succ[a].push_back(b);

@@ -53,17 +53,31 @@ void task_accesses(const Trace& t, const Task& k, std::vector<Access>& out) {
   }
 }
 
-// The nearest RECORD/WAIT before (dir = -1) or after (dir = +1) a task on its stream.
+// The nearest RECORD/WAIT before (dir = -1) or after (dir = +1) a task on
+// its chain. A chain of unchained tasks (CCU nodes) has no stream order:
+// there the nearest syncs are the explicit neighbours of its ends.
 u32 nearest_sync(const Trace& t, const TaskGraph& g, u32 task, int dir) {
-  const Stream& s = t.streams[g.stream_of[task]];
+  u32 c = g.chain(task);
+  u32 begin = g.chain_begin(c), end = g.chain_end(c);
   if (dir < 0) {
-    for (u32 i = task; i > s.first_task;)
+    for (u32 i = task; i > begin;)
       if (is_sync_task(t.tasks[--i].type)) return i;
   } else {
-    for (u32 i = task + 1; i < s.first_task + s.task_count; ++i)
+    for (u32 i = task + 1; i < end; ++i)
       if (is_sync_task(t.tasks[i].type)) return i;
   }
-  return kNone;
+  if (!(t.tasks[begin].flags & kTaskUnchained) || !g.has_explicit_edges()) return kNone;
+  // The latest sync predecessor, or the earliest sync successor, in τ.
+  u32 best = kNone;
+  auto consider = [&](u32 v) {
+    if (!is_sync_task(t.tasks[v].type) || !g.executed(v)) return;
+    if (best == kNone || (dir < 0 ? g.tau[v] > g.tau[best] : g.tau[v] < g.tau[best])) best = v;
+  };
+  if (dir < 0)
+    for (u32 e = g.in_begin[begin]; e < g.in_begin[begin + 1]; ++e) consider(g.in_from[e]);
+  else
+    for (u32 e = g.out_begin[end - 1]; e < g.out_begin[end]; ++e) consider(g.out_to[e]);
+  return best;
 }
 
 std::string sync_line(const Trace& t, u32 task) {

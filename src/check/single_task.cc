@@ -163,7 +163,16 @@ bool is_empty_local_copy(const Trace& t, const Task& k) {
 void check_slave_streams(const Trace& t, FindingSink& out) {
   for (const Stream& s : t.streams) {
     if (s.id == 0) continue;
+    // The shape is that of the tasks that run in stream order from its
+    // start: an unchained task (a CCU node) and the chain it starts are not
+    // part of it, and a stream that begins unchained is not checked.
     u32 first = s.first_task, end = s.first_task + s.task_count;
+    if (s.task_count > 0 && (t.tasks[first].flags & kTaskUnchained)) continue;
+    for (u32 i = first + 1; i < end; ++i)
+      if (t.tasks[i].flags & kTaskUnchained) {
+        end = i;
+        break;
+      }
     u32 last = end;
     while (last > first && is_empty_local_copy(t, t.tasks[last - 1])) --last;
     std::string why;

@@ -10,11 +10,10 @@ namespace cc {
 
 namespace {
 
-// Successors of a task: next on its stream, its released WAIT, explicit edges.
+// Successors of a task: next on its chain, its released WAIT, explicit edges.
 template <typename F>
 void for_each_successor(const Trace& t, const TaskGraph& g, u32 v, F&& f) {
-  const Stream& s = t.streams[g.stream_of[v]];
-  if (v + 1 < s.first_task + s.task_count) f(v + 1);
+  if (u32 next = g.stream_next(v); next != kNone) f(next);
   u32 p = g.partner[v];
   if (p != kNone && t.tasks[v].type == TaskType::RECORD) f(p);
   if (g.has_explicit_edges())

@@ -70,140 +70,224 @@ void build_explicit_edges(const Trace& trace, TaskGraph& g) {
   }
 }
 
-// The pairing simulation of checks.md: run the lowest (rank, stream) that can
-// advance until it blocks or ends; a WAIT consumes the earliest executed,
-// unconsumed RECORD with its key.
-void simulate(const Trace& trace, TaskGraph& g) {
-  u32 n = g.task_count;
-  std::size_t ns = trace.streams.size();
-  g.partner.assign(n, kNone);
-  g.tau.assign(n, kNone);
-  g.order.clear();
-  g.order.reserve(n);
+void build_chains(const Trace& trace, TaskGraph& g) {
+  g.chain_first.clear();
+  g.chain_of.clear();
+  bool unchained = false;
+  for (const Stream& st : trace.streams) {
+    g.chain_first.push_back(st.first_task);
+    for (u32 t = st.first_task + 1; t < st.first_task + st.task_count; ++t)
+      if (trace.tasks[t].flags & kTaskUnchained) {
+        g.chain_first.push_back(t);
+        unchained = true;
+      }
+  }
+  g.chain_first.push_back(g.task_count);
+  if (!unchained) return;  // chains are streams
+  g.chain_of.resize(g.task_count);
+  for (u32 c = 0; c + 1 < g.chain_first.size(); ++c)
+    std::fill(g.chain_of.begin() + g.chain_first[c], g.chain_of.begin() + g.chain_first[c + 1], c);
+}
 
-  std::vector<u32> head(ns);
-  for (std::size_t s = 0; s < ns; ++s) head[s] = trace.streams[s].first_task;
-  auto stream_end = [&](std::size_t s) {
-    return trace.streams[s].first_task + trace.streams[s].task_count;
-  };
+bool has_blocked_tasks(const Trace& trace) {
+  for (const Task& k : trace.tasks)
+    if (k.flags & kTaskBlocked) return true;
+  return false;
+}
 
-  // Pending explicit predecessors per task.
+// Predecessors each task waits for: explicit edges, plus one that never
+// comes for a blocked task. Empty when there are neither.
+std::vector<u32> initial_pending(const Trace& trace, const TaskGraph& g, bool always) {
   std::vector<u32> pending;
-  if (g.has_explicit_edges()) {
-    pending.resize(n);
-    for (u32 i = 0; i < n; ++i) pending[i] = g.in_begin[i + 1] - g.in_begin[i];
+  bool blocked = has_blocked_tasks(trace);
+  if (!g.has_explicit_edges() && !blocked && !always) return pending;
+  pending.assign(g.task_count, 0);
+  for (u32 i = 0; i < g.task_count; ++i)
+    pending[i] = (g.has_explicit_edges() ? g.in_begin[i + 1] - g.in_begin[i] : 0) +
+                 ((trace.tasks[i].flags & kTaskBlocked) != 0);
+  return pending;
+}
+
+// The pairing simulation of checks.md: run the lowest (rank, stream) chain
+// that can advance until it blocks or ends; a WAIT consumes the earliest
+// executed, unconsumed RECORD with its key. Chains that begin with an
+// unchained task are "eager": they run as soon as they are ready, right
+// after the step that readied them, so they never change the order in
+// which the streams run.
+class Simulation final : public SimulationControl {
+ public:
+  Simulation(const Trace& trace, TaskGraph& g, SimulationHooks* hooks)
+      : trace_(trace), g_(g), hooks_(hooks) {}
+
+  void run();
+  void release(u32 task) override {
+    if (--pending_[task] == 0) ready(task);
   }
 
+ private:
+  bool eager(u32 c) const { return trace_.tasks[g_.chain_begin(c)].flags & kTaskUnchained; }
+  void wake(u32 c) {
+    if (queued_[c] || active_[c]) return;
+    queued_[c] = 1;
+    if (eager(c)) eager_.push_back(c);
+    else runnable_.push(c);
+  }
+  // `task` waits for nothing more: its chain goes on if it stopped there.
+  void ready(u32 task) {
+    u32 c = g_.chain(task);
+    if (head_[c] == task) wake(c);
+  }
+  void run_chain(u32 c);
+  void executed(u32 t);
+  void drain_eager();
+
+  const Trace& trace_;
+  TaskGraph& g_;
+  SimulationHooks* hooks_;
+  std::vector<u32> head_;
+  std::vector<u32> pending_;  // explicit predecessors and hook holds not yet done
+  std::vector<char> queued_, active_;
+  std::priority_queue<u32, std::vector<u32>, std::greater<u32>> runnable_;
+  std::vector<u32> eager_;  // FIFO of ready eager chains
+  std::size_t eager_next_ = 0;
+  bool draining_ = false;
   // Per key: FIFO of executed, unconsumed RECORDs (linked through rec_next)
-  // and a list of streams blocked on the key (linked through waiter_next).
-  std::vector<u32> rec_head(g.key_count, kNone), rec_tail(g.key_count, kNone);
-  std::vector<u32> rec_next(n, kNone);
-  std::vector<u32> waiter_head(g.key_count, kNone), waiter_next(ns, kNone);
+  // and a list of chains blocked on the key (linked through waiter_next).
+  std::vector<u32> rec_head_, rec_tail_, rec_next_, waiter_head_, waiter_next_;
+  std::vector<std::pair<u32, u32>> consumed_;  // (key, wait) in pairing order
+};
 
-  std::priority_queue<u32, std::vector<u32>, std::greater<u32>> runnable;
-  std::vector<char> queued(ns, 1);
-  for (std::size_t s = 0; s < ns; ++s) runnable.push(static_cast<u32>(s));
-  auto wake = [&](u32 s) {
-    if (!queued[s]) {
-      queued[s] = 1;
-      runnable.push(s);
-    }
-  };
-
-  std::vector<std::pair<u32, u32>> consumed;  // (key, wait) in pairing order
-  while (!runnable.empty()) {
-    u32 s = runnable.top();
-    runnable.pop();
-    queued[s] = 0;
-    u32 end = stream_end(s);
-    while (head[s] < end) {
-      u32 t = head[s];
-      if (!pending.empty() && pending[t] > 0) break;  // woken when the count drops
-      const Task& k = trace.tasks[t];
-      u32 key = g.key_of[t];
-      if (key != kNone && k.type == TaskType::WAIT) {
-        u32 r = rec_head[key];
-        if (r == kNone) {
-          waiter_next[s] = waiter_head[key];
-          waiter_head[key] = s;
-          break;
-        }
-        rec_head[key] = rec_next[r];
-        if (rec_head[key] == kNone) rec_tail[key] = kNone;
-        g.partner[t] = r;
-        g.partner[r] = t;
-        consumed.emplace_back(key, t);
-      }
-      g.tau[t] = static_cast<u32>(g.order.size());
-      g.order.push_back(t);
-      ++head[s];
-      if (key != kNone && k.type == TaskType::RECORD) {
-        if (rec_tail[key] == kNone) rec_head[key] = t;
-        else rec_next[rec_tail[key]] = t;
-        rec_tail[key] = t;
-        for (u32 w = waiter_head[key]; w != kNone;) {
-          u32 next = waiter_next[w];
-          waiter_next[w] = kNone;
-          wake(w);
-          w = next;
-        }
-        waiter_head[key] = kNone;
-      }
-      if (!pending.empty()) {
-        for (u32 e = g.out_begin[t]; e < g.out_begin[t + 1]; ++e) {
-          u32 v = g.out_to[e];
-          if (--pending[v] == 0 && head[g.stream_of[v]] == v) wake(g.stream_of[v]);
-        }
-      }
-    }
+void Simulation::run() {
+  u32 n = g_.task_count;
+  u32 nc = g_.chain_count();
+  g_.partner.assign(n, kNone);
+  g_.tau.assign(n, kNone);
+  g_.order.clear();
+  g_.order.reserve(n);
+  head_.assign(g_.chain_first.begin(), g_.chain_first.end() - 1);
+  pending_ = initial_pending(trace_, g_, hooks_ != nullptr);
+  if (hooks_) hooks_->add_holds(pending_);
+  rec_head_.assign(g_.key_count, kNone);
+  rec_tail_.assign(g_.key_count, kNone);
+  rec_next_.assign(n, kNone);
+  waiter_head_.assign(g_.key_count, kNone);
+  waiter_next_.assign(nc, kNone);
+  queued_.assign(nc, 0);
+  active_.assign(nc, 0);
+  for (u32 c = 0; c < nc; ++c)
+    if (!eager(c) || pending_.empty() || pending_[g_.chain_begin(c)] == 0) wake(c);
+  drain_eager();
+  while (!runnable_.empty()) {
+    u32 c = runnable_.top();
+    runnable_.pop();
+    queued_[c] = 0;
+    run_chain(c);
   }
 
-  g.complete = g.order.size() == n;
-  for (std::size_t s = 0; s < ns; ++s)
-    if (head[s] < stream_end(s)) g.blocked_heads.push_back(head[s]);
-  for (u32 key = 0; key < g.key_count; ++key)
-    for (u32 r = rec_head[key]; r != kNone; r = rec_next[r]) g.unconsumed_records.push_back(r);
-  std::sort(g.unconsumed_records.begin(), g.unconsumed_records.end());
+  g_.complete = g_.order.size() == n;
+  for (u32 c = 0; c < nc; ++c)
+    if (head_[c] < g_.chain_end(c)) g_.blocked_heads.push_back(head_[c]);
+  for (u32 key = 0; key < g_.key_count; ++key)
+    for (u32 r = rec_head_[key]; r != kNone; r = rec_next_[r]) g_.unconsumed_records.push_back(r);
+  std::sort(g_.unconsumed_records.begin(), g_.unconsumed_records.end());
 
   // Group consumed pairs by key, keeping pairing order (counting sort).
-  g.pair_begin.assign(g.key_count + 1, 0);
-  for (auto [key, w] : consumed) g.pair_begin[key + 1]++;
-  for (u32 k = 0; k < g.key_count; ++k) g.pair_begin[k + 1] += g.pair_begin[k];
-  g.pairs.resize(consumed.size());
-  std::vector<u32> at(g.pair_begin.begin(), g.pair_begin.end() - 1);
-  for (auto [key, w] : consumed) g.pairs[at[key]++] = w;
+  g_.pair_begin.assign(g_.key_count + 1, 0);
+  for (auto [key, w] : consumed_) g_.pair_begin[key + 1]++;
+  for (u32 k = 0; k < g_.key_count; ++k) g_.pair_begin[k + 1] += g_.pair_begin[k];
+  g_.pairs.resize(consumed_.size());
+  std::vector<u32> at(g_.pair_begin.begin(), g_.pair_begin.end() - 1);
+  for (auto [key, w] : consumed_) g_.pairs[at[key]++] = w;
+}
+
+void Simulation::run_chain(u32 c) {
+  active_[c] = 1;
+  u32 end = g_.chain_end(c);
+  while (head_[c] < end) {
+    u32 t = head_[c];
+    if (!pending_.empty() && pending_[t] > 0) break;  // woken when the count drops
+    const Task& k = trace_.tasks[t];
+    u32 key = g_.key_of[t];
+    if (key != kNone && k.type == TaskType::WAIT) {
+      u32 r = rec_head_[key];
+      if (r == kNone) {
+        waiter_next_[c] = waiter_head_[key];
+        waiter_head_[key] = c;
+        break;
+      }
+      rec_head_[key] = rec_next_[r];
+      if (rec_head_[key] == kNone) rec_tail_[key] = kNone;
+      g_.partner[t] = r;
+      g_.partner[r] = t;
+      consumed_.emplace_back(key, t);
+    }
+    g_.tau[t] = static_cast<u32>(g_.order.size());
+    g_.order.push_back(t);
+    ++head_[c];
+    if (key != kNone && k.type == TaskType::RECORD) {
+      if (rec_tail_[key] == kNone) rec_head_[key] = t;
+      else rec_next_[rec_tail_[key]] = t;
+      rec_tail_[key] = t;
+      for (u32 w = waiter_head_[key]; w != kNone;) {
+        u32 next = waiter_next_[w];
+        waiter_next_[w] = kNone;
+        wake(w);
+        w = next;
+      }
+      waiter_head_[key] = kNone;
+    }
+    executed(t);
+  }
+  active_[c] = 0;
+}
+
+void Simulation::executed(u32 t) {
+  if (g_.has_explicit_edges())
+    for (u32 e = g_.out_begin[t]; e < g_.out_begin[t + 1]; ++e) release(g_.out_to[e]);
+  if (hooks_) hooks_->executed(t, *this);
+  drain_eager();
+}
+
+void Simulation::drain_eager() {
+  if (draining_) return;  // the outer drain runs what this step readied
+  draining_ = true;
+  while (eager_next_ < eager_.size()) {
+    u32 c = eager_[eager_next_++];
+    queued_[c] = 0;
+    run_chain(c);
+  }
+  eager_.clear();
+  eager_next_ = 0;
+  draining_ = false;
 }
 
 }  // namespace
 
 std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) {
   u32 n = g.task_count;
-  std::size_t ns = trace.streams.size();
+  u32 nc = g.chain_count();
   std::vector<u32> pos(n, kNone);
-  std::vector<u32> head(ns);
-  for (std::size_t s = 0; s < ns; ++s) head[s] = trace.streams[s].first_task;
-  std::vector<u32> pending;
-  if (g.has_explicit_edges()) {
-    pending.resize(n);
-    for (u32 i = 0; i < n; ++i) pending[i] = g.in_begin[i + 1] - g.in_begin[i];
-  }
-  std::priority_queue<u32> runnable;  // highest stream first
-  std::vector<char> queued(ns, 1);
-  for (std::size_t s = 0; s < ns; ++s) runnable.push(static_cast<u32>(s));
-  auto wake = [&](u32 s) {
-    if (!queued[s]) {
-      queued[s] = 1;
-      runnable.push(s);
+  std::vector<u32> head(g.chain_first.begin(), g.chain_first.end() - 1);
+  std::vector<u32> pending = initial_pending(trace, g, false);
+  // Highest chain first. An order only has to respect the edges, so the
+  // chains of unchained tasks simply take their turn like any other.
+  std::priority_queue<u32> runnable;
+  std::vector<char> queued(nc, 1);
+  for (u32 c = 0; c < nc; ++c) runnable.push(c);
+  auto wake = [&](u32 c) {
+    if (!queued[c]) {
+      queued[c] = 1;
+      runnable.push(c);
     }
   };
   u32 next = 0;
   while (!runnable.empty()) {
-    u32 s = runnable.top();
+    u32 c = runnable.top();
     runnable.pop();
-    queued[s] = 0;
-    u32 end = trace.streams[s].first_task + trace.streams[s].task_count;
-    while (head[s] < end) {
-      u32 t = head[s];
+    queued[c] = 0;
+    u32 end = g.chain_end(c);
+    while (head[c] < end) {
+      u32 t = head[c];
       if (!pending.empty() && pending[t] > 0) break;
       const Task& k = trace.tasks[t];
       if (k.type == TaskType::WAIT && g.key_of[t] != kNone) {
@@ -211,22 +295,22 @@ std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) 
         if (r == kNone || pos[r] == kNone) break;  // woken when r runs
       }
       pos[t] = next++;
-      ++head[s];
+      ++head[c];
       if (k.type == TaskType::RECORD && g.partner[t] != kNone) {
         u32 w = g.partner[t];
-        if (head[g.stream_of[w]] == w) wake(g.stream_of[w]);
+        if (head[g.chain(w)] == w) wake(g.chain(w));
       }
-      if (!pending.empty())
+      if (g.has_explicit_edges())
         for (u32 e = g.out_begin[t]; e < g.out_begin[t + 1]; ++e) {
           u32 v = g.out_to[e];
-          if (--pending[v] == 0 && head[g.stream_of[v]] == v) wake(g.stream_of[v]);
+          if (--pending[v] == 0 && head[g.chain(v)] == v) wake(g.chain(v));
         }
     }
   }
   return pos;
 }
 
-TaskGraph build_graph(const Trace& trace) {
+TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks) {
   TaskGraph g;
   g.task_count = static_cast<u32>(trace.tasks.size());
   g.stream_of.resize(g.task_count);
@@ -236,7 +320,8 @@ TaskGraph build_graph(const Trace& trace) {
   }
   intern_keys(trace, g);
   build_explicit_edges(trace, g);
-  simulate(trace, g);
+  build_chains(trace, g);
+  Simulation(trace, g, hooks).run();
   return g;
 }
 

@@ -3,8 +3,13 @@
 //
 // Nodes are the trace's tasks (ids 0..N-1) plus a virtual START that
 // precedes every stream's first task. Edges are implicit where possible:
-// stream order is "id+1 within the stream's range", a sync edge is `partner`,
+// stream order is "id+1 within the chain's range", a sync edge is `partner`,
 // and only explicit edges (imports, CCU) are stored, in CSR form.
+//
+// A chain is a maximal run of consecutive tasks of one stream linked by
+// implicit stream edges. It starts at its stream's first task or at an
+// unchained task (kTaskUnchained, e.g. every CCU node). Without unchained
+// tasks the chains are exactly the streams, with the same indices.
 #pragma once
 
 #include <vector>
@@ -16,6 +21,11 @@ namespace cc {
 struct TaskGraph {
   u32 task_count = 0;
   std::vector<u32> stream_of;  // task -> index into Trace::streams
+
+  // Chain c is tasks [chain_first[c], chain_first[c+1]); chain_of maps a
+  // task to its chain, and is empty when chains are streams.
+  std::vector<u32> chain_first;
+  std::vector<u32> chain_of;
 
   // Sync keys (recordRank, waitRank, notifyId), interned densely. key_of is
   // kNone for non-sync tasks, prematched syncs and syncs naming a rank
@@ -49,10 +59,42 @@ struct TaskGraph {
 
   bool executed(u32 task) const { return tau[task] != kNone; }
   bool has_explicit_edges() const { return !out_to.empty(); }
+
+  u32 chain_count() const { return static_cast<u32>(chain_first.size()) - 1; }
+  u32 chain(u32 task) const { return chain_of.empty() ? stream_of[task] : chain_of[task]; }
+  u32 chain_begin(u32 c) const { return chain_first[c]; }
+  u32 chain_end(u32 c) const { return chain_first[c + 1]; }
+  // Whether the implicit stream edge (task-1) -> task exists.
+  bool has_stream_pred(u32 task) const { return chain_first[chain(task)] != task; }
+  // The task the implicit stream edge from `task` leads to, or kNone.
+  u32 stream_next(u32 task) const { return task + 1 < chain_end(chain(task)) ? task + 1 : kNone; }
 };
 
-// Builds the graph and runs the pairing simulation of checks.md.
-TaskGraph build_graph(const Trace& trace);
+// Work the pairing simulation does not find in the trace (CCU missions,
+// ccu.md §5.1) plugs in here: the hook may hold tasks back and release them
+// while it reacts to the tasks the simulation executes.
+class SimulationControl {
+ public:
+  // One hold on `task` is lifted; it runs once all are and its edges allow.
+  virtual void release(u32 task) = 0;
+
+ protected:
+  ~SimulationControl() = default;
+};
+
+class SimulationHooks {
+ public:
+  virtual ~SimulationHooks() = default;
+  // Before the simulation: holds[task] += the number of releases it waits for.
+  virtual void add_holds(std::vector<u32>& holds) = 0;
+  // Called after `task` executed and its own edges were followed.
+  virtual void executed(u32 task, SimulationControl& control) = 0;
+};
+
+// Builds the graph and runs the pairing simulation of checks.md. Tasks of a
+// chain that starts with an unchained task run as soon as they can: right
+// after the step that made them ready, before the simulation goes on.
+TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr);
 
 // A second topological order of the paired graph (stream, sync and explicit
 // edges), breaking ties the other way round: the highest (rank, stream) that

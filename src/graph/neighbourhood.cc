@@ -23,9 +23,8 @@ Neighbourhood neighbourhood(const Trace& t, const TaskGraph& g, const std::vecto
   while (!level.empty() && n.radius < max_radius) {
     next.clear();
     for (u32 v : level) {
-      const Stream& s = t.streams[g.stream_of[v]];
-      if (v > s.first_task) visit(v - 1);
-      if (v + 1 < s.first_task + s.task_count) visit(v + 1);
+      if (g.has_stream_pred(v)) visit(v - 1);
+      if (u32 next = g.stream_next(v); next != kNone) visit(next);
       if (g.partner[v] != kNone) visit(g.partner[v]);
       if (g.has_explicit_edges()) {
         for (u32 e = g.out_begin[v]; e < g.out_begin[v + 1]; ++e) visit(g.out_to[e]);

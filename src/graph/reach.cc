@@ -5,18 +5,18 @@
 namespace cc {
 
 Reachability::Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2)
-    : trace_(trace), g_(graph), fwd_(trace.streams.size(), kNone), bwd_(trace.streams.size(), kNone) {
+    : trace_(trace), g_(graph), fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
   if (eager_order2 && graph.complete) tau2_ = reverse_priority_order(trace, graph);
   next_out_.resize(graph.task_count + 1);
   prev_in_.resize(graph.task_count);
-  for (const Stream& s : trace.streams) {
-    u32 end = s.first_task + s.task_count, next = end;
-    for (u32 t = end; t-- > s.first_task;) {
+  for (u32 c = 0; c < graph.chain_count(); ++c) {
+    u32 begin = graph.chain_begin(c), end = graph.chain_end(c), next = end;
+    for (u32 t = end; t-- > begin;) {
       if (has_out(t)) next = t;
       next_out_[t] = next;
     }
     u32 prev = kNone;
-    for (u32 t = s.first_task; t < end; ++t) {
+    for (u32 t = begin; t < end; ++t) {
       if (has_in(t)) prev = t;
       prev_in_[t] = prev;
     }
@@ -32,7 +32,7 @@ void Reachability::build_hops() {
   };
   std::vector<Edge> edges;
   auto add = [&](u32 from, u32 to) {
-    u64 pair = (u64{g_.stream_of[from]} << 32) | g_.stream_of[to];
+    u64 pair = (u64{g_.chain(from)} << 32) | g_.chain(to);
     edges.push_back({pair, to, from});
   };
   for (u32 t = 0; t < g_.task_count; ++t) {
@@ -57,9 +57,9 @@ void Reachability::build_hops() {
   }
 }
 
-// An edge u -> v with a <= u on a's stream and v <= b on b's stream.
+// An edge u -> v with a <= u on a's chain and v <= b on b's chain.
 bool Reachability::one_hop(u32 a, u32 b) const {
-  u64 pair = (u64{g_.stream_of[a]} << 32) | g_.stream_of[b];
+  u64 pair = (u64{g_.chain(a)} << 32) | g_.chain(b);
   auto it = hop_range_.find(pair);
   if (it == hop_range_.end()) return false;
   auto first = hops_.begin() + it->second.first, last = hops_.begin() + it->second.second;
@@ -79,7 +79,7 @@ bool Reachability::has_in(u32 t) const {
 
 int Reachability::quick(u32 a, u32 b) const {
   if (a == b) return 1;
-  if (g_.stream_of[a] == g_.stream_of[b]) return a < b;
+  if (g_.chain(a) == g_.chain(b)) return a < b;
   if (!g_.executed(a) || !g_.executed(b)) return -1;
   if (g_.tau[a] > g_.tau[b]) return 0;
   if (!tau2_.empty() && tau2_[a] > tau2_[b]) return 0;
@@ -101,23 +101,22 @@ bool Reachability::happens_before(u32 a, u32 b) {
 
 // --- forward half ----------------------------------------------------------
 
-// fwd_[s]: earliest task of s known reachable from a; the part of s from
-// there on has been (or is queued to be) scanned. A work item scans
+// fwd_[s]: earliest task of chain s known reachable from a; the part of s
+// from there on has been (or is queued to be) scanned. A work item scans
 // [task, stop) forward.
 void Reachability::reach_forward(u32 task, bool& found, u32 b) {
-  u32 s = g_.stream_of[task];
+  u32 s = g_.chain(task);
   u32 old = fwd_[s];
   if (old == kNone) {
     fwd_touched_.push_back(s);
-    const Stream& st = trace_.streams[s];
-    old = st.first_task + st.task_count;
+    old = g_.chain_end(s);
   } else if (old <= task) {
     return;
   }
   fwd_[s] = task;
   fwd_work_.push_back({task, old});
   // Meet the backward half here, or one edge away from b.
-  if ((bwd_[s] != kNone && task <= bwd_[s]) || (s == g_.stream_of[b] && task <= b) || one_hop(task, b))
+  if ((bwd_[s] != kNone && task <= bwd_[s]) || (s == g_.chain(b) && task <= b) || one_hop(task, b))
     found = true;
 }
 
@@ -153,8 +152,7 @@ void Reachability::clear_forward() {
 bool Reachability::search_forward_only(u32 a, u32 b) {
   bool found = false;
   bool prune = g_.executed(a) && g_.executed(b);
-  const Stream& st = trace_.streams[g_.stream_of[a]];
-  if (a + 1 < st.first_task + st.task_count) reach_forward(a + 1, found, b);
+  if (a + 1 < g_.chain_end(g_.chain(a))) reach_forward(a + 1, found, b);
   follow_out(a, found, b);
   while (!found && !fwd_work_.empty()) {
     auto [from, stop] = fwd_work_.back();
@@ -171,8 +169,8 @@ bool Reachability::search_forward_only(u32 a, u32 b) {
 
 // --- backward half ---------------------------------------------------------
 //
-// bwd_[s]: latest task of s known to reach the current target; everything
-// of s up to it reaches the target too. The backward cone belongs to the
+// bwd_[s]: latest task of chain s known to reach the current target;
+// everything of s up to it reaches the target too. The backward cone belongs to the
 // target, not to a query: the sweep asks about one target with every
 // frontier member in turn, so the cone is kept and extended between those
 // queries. Stretches cut short by one query's lower bound (nothing before a
@@ -186,16 +184,16 @@ void Reachability::set_target(u32 b) {
   bwd_work_.clear();
   parked_.clear();
   target_ = b;
-  u32 s = g_.stream_of[b];
+  u32 s = g_.chain(b);
   bwd_touched_.push_back(s);
   bwd_[s] = b;
-  bwd_work_.push_back({trace_.streams[s].first_task, b});
+  bwd_work_.push_back({g_.chain_begin(s), b});
 }
 
 void Reachability::reach_backward(u32 task, bool& found) {
-  u32 s = g_.stream_of[task];
+  u32 s = g_.chain(task);
   u32 old = bwd_[s];
-  u32 lo = trace_.streams[s].first_task;
+  u32 lo = g_.chain_begin(s);
   if (old == kNone) {
     bwd_touched_.push_back(s);
   } else if (old >= task) {
@@ -234,16 +232,15 @@ void Reachability::scan_backward(u32 a, bool& found) {
 bool Reachability::search_both(u32 a, u32 b) {
   set_target(b);
   source_ = a;
-  u32 sa = g_.stream_of[a];
+  u32 sa = g_.chain(a);
   if (bwd_[sa] != kNone && bwd_[sa] >= a) return true;
   // Parked stretches may lie above this query's bound.
   for (auto& p : parked_) bwd_work_.push_back(p);
   parked_.clear();
   bool found = false;
   fwd_touched_.push_back(sa);
-  fwd_[sa] = a;  // a reaches itself; its stream after it is scanned below
-  const Stream& st = trace_.streams[sa];
-  fwd_work_.push_back({a + 1, st.first_task + st.task_count});
+  fwd_[sa] = a;  // a reaches itself; its chain after it is scanned below
+  fwd_work_.push_back({a + 1, g_.chain_end(sa)});
   follow_out(a, found, b);
   // Alternate, so that the cheaper side settles the query; the backward
   // half first, as the target's cone is kept from the previous query.

@@ -9,6 +9,8 @@
 namespace cc {
 
 // Exact reachability, in layers, cheapest first:
+// Streams are cut into chains at unchained tasks (graph.h); every "stream"
+// below is a chain, and without unchained tasks a chain is a stream.
 //  * tasks of one stream compare positions;
 //  * the simulated order τ, and a second topological order τ2 (ties broken
 //    the other way, built once searches have cost a pass over the graph),
@@ -28,7 +30,7 @@ namespace cc {
 // memory-conflict sweep asks about one target with every frontier member in
 // turn. Memory is O(tasks + streams); nothing is stored per (task, stream).
 //
-// Not thread-safe: it keeps per-stream scratch state between queries.
+// Not thread-safe: it keeps per-chain scratch state between queries.
 class Reachability {
  public:
   // `eager_order2` builds τ2 at once (tests use it to cover both paths).

@@ -64,6 +64,7 @@ const char* fill_of(TaskType type) {
     case TaskType::RECORD: return "#e3f4e5";
     case TaskType::WAIT: return "#fcf2d6";
     case TaskType::UNKNOWN: return "#eeeeee";
+    case TaskType::CCU_GRAPH: return "#f3e5f5";
   }
   return "#eeeeee";
 }
@@ -154,10 +155,11 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
 
   for (const Stream& s : t.streams) {
     u32 end = s.first_task + s.task_count;
-    if (s.task_count > 0 && shown(s.first_task))
+    if (s.task_count > 0 && shown(s.first_task) && !(t.tasks[s.first_task].flags & kTaskUnchained))
       out += fmt::format("  START -> t{} [color=\"#9aa5b1\"];\n", s.first_task);
     for (u32 id = s.first_task; id + 1 < end; ++id)
-      if (shown(id) && shown(id + 1)) out += fmt::format("  t{} -> t{} [weight=10];\n", id, id + 1);
+      if (g.stream_next(id) != kNone && shown(id) && shown(id + 1))
+        out += fmt::format("  t{} -> t{} [weight=10];\n", id, id + 1);
   }
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     if (!shown(id)) continue;

@@ -33,7 +33,7 @@ std::vector<u32> depths(const Trace& t, const TaskGraph& g) {
   std::vector<u32> d(t.tasks.size(), 0);
   for (u32 v : g.order) {
     u32 x = 0;
-    if (v > t.streams[g.stream_of[v]].first_task) x = d[v - 1] + 1;
+    if (g.has_stream_pred(v)) x = d[v - 1] + 1;
     if (t.tasks[v].type == TaskType::WAIT && g.partner[v] != kNone) x = std::max(x, d[g.partner[v]] + 1);
     if (g.has_explicit_edges())
       for (u32 e = g.in_begin[v]; e < g.in_begin[v + 1]; ++e) x = std::max(x, d[g.in_from[e]] + 1);

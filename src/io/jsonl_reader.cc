@@ -312,6 +312,7 @@ std::string JsonlParser::task(element e) {
       break;
     }
     case TaskType::UNKNOWN:
+    case TaskType::CCU_GRAPH:
       break;
   }
   t.tasks.push_back(task);

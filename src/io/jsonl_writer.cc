@@ -163,6 +163,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       fmt::format_to(it, ",\"recordRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
       break;
     case TaskType::UNKNOWN:
+    case TaskType::CCU_GRAPH:
       break;
   }
   if (k.link != Link::NONE) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));

@@ -22,6 +22,12 @@ std::string describe_sync(const Trace& t, u32 task);
 // "2/0/3 (ring.jsonl:41) TRANS_MEM src=..."
 std::string task_line(const Trace& t, u32 task);
 
+// The CCU mission a CCU node belongs to (and its sequence number in it), or
+// nullptr for any other task.
+const CcuMission* ccu_mission_of(const Trace& t, u32 task, u32* seq);
+// " (pc 6 TransLocMemToRmtMem, lane 1)" for a CCU node, "" otherwise.
+std::string describe_ccu_suffix(const Trace& t, u32 task);
+
 // A RECORD/WAIT's key endpoints.
 inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer; }
 inline u32 wait_rank(const Task& k) { return k.type == TaskType::WAIT ? k.rank : k.peer; }

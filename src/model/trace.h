@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/ccu_data.h"
 #include "model/op.h"
 #include "model/types.h"
 
@@ -51,6 +52,16 @@ struct Group {
 enum TaskFlags : u8 {
   kTaskCcu = 1,        // produced by CCU expansion (ccu.md)
   kTaskPrematched = 2, // a sync whose edges are explicit (Trace::extra_edges)
+  // No implicit stream edge from the task before it on its stream: the task
+  // starts a new chain (see TaskGraph) and runs as soon as its explicit
+  // predecessors have. CCU nodes are unchained (ccu.md §5.4).
+  kTaskUnchained = 4,
+  // Never executes: a wait nothing can release (a CCU wait on bits no post
+  // sets). Its successors never run; the graph is incomplete.
+  kTaskBlocked = 8,
+  // The semantic stage cannot follow this task's data (e.g. a CCU reduce
+  // that casts its output, ccu.md §3.4).
+  kTaskSemanticUnchecked = 16,
 };
 
 struct Task {
@@ -67,7 +78,7 @@ struct Task {
   u32 group_count = 0;
   // RECORD: peer = waitRank; WAIT: peer = recordRank.
   u32 peer = 0;
-  u32 notify = 0;
+  u32 notify = 0;  // RECORD/WAIT: notifyId; CCU_GRAPH record: index into Trace::ccu.sqes
   u32 line = 0;  // 1-based line of the source file (0: none)
 };
 
@@ -108,6 +119,8 @@ struct Trace {
   // Explicit edges (from, to) beyond stream order and RECORD->WAIT pairing,
   // for imported graphs and CCU expansion.
   std::vector<std::pair<u32, u32>> extra_edges;
+  // CCU mode: expansion inputs and, once expanded, the origin of CCU nodes.
+  CcuData ccu;
 
   // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
   u64 buffer_size(u32 rank, BufId buf) const;

@@ -20,8 +20,8 @@ constexpr std::array<u32, kDataTypeCount> kDataTypeSizes = {1, 2, 4, 8, 1, 2, 4,
 constexpr std::array<std::string_view, kReduceOpCount> kReduceOpNames = {"SUM", "PROD", "MAX",
                                                                          "MIN"};
 
-constexpr std::array<std::string_view, 7> kTaskTypeNames = {
-    "TRANS_MEM", "BATCH_TRANS_MEM", "REDUCE", "BATCH_REDUCE", "RECORD", "WAIT", "UNKNOWN"};
+constexpr std::array<std::string_view, 8> kTaskTypeNames = {
+    "TRANS_MEM", "BATCH_TRANS_MEM", "REDUCE", "BATCH_REDUCE", "RECORD", "WAIT", "UNKNOWN", "CCU_GRAPH"};
 
 constexpr std::array<std::string_view, 5> kLinkNames = {"", "SDMA", "RDMA", "CCU", "LOCAL"};
 
@@ -49,9 +49,10 @@ std::optional<ReduceOp> parse_reduce_op(std::string_view s) {
   return find_name<ReduceOp>(kReduceOpNames, s);
 }
 std::optional<TaskType> parse_task_type(std::string_view s) {
-  // UNKNOWN is internal, never a name in a file.
+  // UNKNOWN is internal, never a name in a file; CCU_GRAPH exists only from
+  // trace version 2 on, so the reader recognises it itself.
   auto t = find_name<TaskType>(kTaskTypeNames, s);
-  if (t && *t == TaskType::UNKNOWN) return std::nullopt;
+  if (t && (*t == TaskType::UNKNOWN || *t == TaskType::CCU_GRAPH)) return std::nullopt;
   return t;
 }
 std::optional<Link> parse_link(std::string_view s) { return find_name<Link>(kLinkNames, s, 1); }

@@ -50,6 +50,11 @@ enum class TaskType : u8 {
   // A record the reader could not turn into a node (unknown task type); it
   // keeps its place in the stream as a no-op so the rest can still be built.
   UNKNOWN,
+  // A CCU_GRAPH record (ccu.md): a host-stream placeholder for one SQE of a
+  // CCU mission. Once expanded it is a no-op that completes with its
+  // mission; CCU-generated boundary nodes (START/END of CCU_SUB_GRAPH and
+  // LOOP, flag kTaskCcu) have this type too.
+  CCU_GRAPH,
 };
 
 enum class Link : u8 { NONE, SDMA, RDMA, CCU, LOCAL };
