@@ -272,6 +272,28 @@ TEST(FaultTable, F21EveryoneWaitsBeforePosting) {
   expect_only(m, {102});
 }
 
+// §17 "faults seen in real HCCL code": NHR ReduceScatter, non-inline, last
+// step with IN ≠ OUT loses the staged peer data: 403/409.
+TEST(FaultTable, HcclNhrStagingDefect) {
+  gen::GenParams p;
+  p.op = OpType::ReduceScatter;
+  p.ranks = 4;
+  p.count = 64;
+  p.non_inline = true;
+  Result<Trace> ok = gen::generate("nhr", p, true);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(errors(*ok).empty()) << text(errors(*ok));
+  p.nhr_staging_bug = true;
+  Result<Trace> bad = gen::generate("nhr", p, true);
+  ASSERT_TRUE(bad.ok());
+  Codes got = errors(*bad);
+  if (semantic()) {
+    EXPECT_TRUE(got.count(403) || got.count(409)) << text(got);
+  }
+  p.non_inline = false;
+  EXPECT_FALSE(gen::generate("nhr", p, true).ok());  // only the non-inline variant has the defect
+}
+
 // §17 position-dependent table, row 1: reading block x from ⟨r−2⟩.
 TEST(FaultTablePositions, RingAllGatherReadFromTwoBack) {
   for (u32 n = 3; n <= 8; ++n) {

@@ -117,6 +117,8 @@ CommandRun add_gen_command(CLI::App& app) {
   c->add_flag("--fold-ccl", a->p.fold_ccl, "map INPUT_CCL/OUTPUT_CCL onto one CCL buffer");
   c->add_option("--servers", a->p.servers, "hierarchical algorithms: number of servers");
   c->add_flag("--non-inline", a->p.non_inline, "reducers stage peer data before reducing (HCCL variant)");
+  c->add_flag("--nhr-staging-bug", a->p.nhr_staging_bug,
+              "reproduce HCCL's NHR ReduceScatter non-inline last step that loses the staged data");
   c->add_option("--send-counts", a->send_counts,
                 "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
   c->add_option("-o,--output", a->output, "output file (default: standard output)");

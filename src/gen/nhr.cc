@@ -13,11 +13,12 @@ std::vector<Part> nhr_step_ranges(const NhrSlices& s, i64 first, u32 delta) {
 }
 
 void nhr_reduce_scatter(const At& at, Buf in, Buf out, Buf scr, const NhrSlices& s, u64 out_off,
-                        bool inl) {
+                        bool inl, bool staging_bug) {
   u32 n = at.c.size, r = at.me, steps = nhr_steps(n);
   for (u32 t = 0; t < steps; ++t) {
     u32 delta = 1u << t;
     u32 to = md(i64{r} - delta, n), from = md(i64{r} + delta, n);
+    bool last = t + 1 == steps, bug = staging_bug && !inl && last && !(in == out);
     at.rec(to, Notify::READY);
     at.wt(from, Notify::READY);
     for (const Part& x : nhr_step_ranges(s, r, delta)) {
@@ -25,12 +26,13 @@ void nhr_reduce_scatter(const At& at, Buf in, Buf out, Buf scr, const NhrSlices&
         at.red(at.on(from, in, x), at.mine(in, x));
       } else {
         at.copy(at.on(from, in, x), at.mine(scr, x));
-        at.red(at.mine(scr, x), at.mine(in, x));
+        if (!bug) at.red(at.mine(scr, x), at.mine(in, x));
       }
     }
-    if (t + 1 == steps && !(in == out)) {
+    if (last && !(in == out)) {
       const Part& own = s.table[s.sigma[r]];
-      at.copy(at.mine(in, own), at.mine(out, {out_off, own.len}));
+      if (bug) at.red(at.mine(in, own), at.mine(out, {out_off, own.len}));  // the staged data are lost
+      else at.copy(at.mine(in, own), at.mine(out, {out_off, own.len}));
     }
     at.rec(from, Notify::FIN);
     at.wt(to, Notify::FIN);
@@ -93,7 +95,8 @@ Result<Trace> gen_nhr_reduce_scatter(const GenParams& p) {
   Comm world{0, 1, p.ranks, 0};
   std::vector<u32> sigma = identity(p.ranks);
   return reduce_scatter_frame(e, p, [&](u32 r, Buf in, Buf out, Buf scr, const Parts& blocks) {
-    nhr_reduce_scatter(At{e, world, r, 0}, in, out, scr, NhrSlices{blocks, sigma}, 0, !p.non_inline);
+    nhr_reduce_scatter(At{e, world, r, 0}, in, out, scr, NhrSlices{blocks, sigma}, 0, !p.non_inline,
+                       p.nhr_staging_bug);
   });
 }
 

@@ -18,9 +18,10 @@ struct NhrSlices {
 std::vector<Part> nhr_step_ranges(const NhrSlices& s, i64 first, u32 delta);
 
 // §8.1; the own slice copied to OUT at `out_off` in the last step when IN is
-// not OUT.
+// not OUT. `staging_bug` reproduces HCCL's non-inline last step that drops
+// the staged peer data (GenParams::nhr_staging_bug).
 void nhr_reduce_scatter(const At& at, Buf in, Buf out, Buf scr, const NhrSlices& s, u64 out_off,
-                        bool inline_reduce);
+                        bool inline_reduce, bool staging_bug = false);
 // §8.2; when IN is not OUT the own slice is first copied from IN at `in_off`.
 void nhr_allgather(const At& at, Buf in, Buf out, const NhrSlices& s, u64 in_off);
 // §8.3 on `bytes` bytes, IN → OUT.

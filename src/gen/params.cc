@@ -56,6 +56,7 @@ std::string schedule_name(const std::string& algo, const GenParams& p) {
   if (p.physical_notify) s += " physical-notify";
   if (p.fold_ccl) s += " fold-ccl";
   if (p.non_inline) s += " non-inline";
+  if (p.nhr_staging_bug) s += " nhr-staging-bug";
   return s;
 }
 

@@ -25,6 +25,10 @@ struct GenParams {
   bool fold_ccl = false;
   u32 servers = 0;          // hierarchical: S (0: the generator's default)
   bool non_inline = false;  // [VAR] reducers stage peer data before reducing
+  // The HCCL defect of algorithms.md §17 ("faults seen in real HCCL code"):
+  // NHR ReduceScatter, non-inline, last step with IN ≠ OUT stages the peer
+  // data but reduces only the local IN into OUT.
+  bool nhr_staging_bug = false;
   // AllToAllV, BatchSendRecv: n×n elements, [i·n+j] = rank i sends to rank j.
   // Empty: drawn from `seed` (AllToAllV, BatchSendRecv) or `count` (AllToAll).
   std::vector<u64> send_counts;

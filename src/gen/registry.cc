@@ -132,6 +132,8 @@ Result<Trace> generate(std::string_view algorithm, GenParams p, bool op_given) {
   } else if (p.servers != 0) {
     return Error{fmt::format("--servers applies to the hierarchical algorithms only")};
   }
+  if (p.nhr_staging_bug && (algorithm != "nhr" || p.op != OpType::ReduceScatter || !p.non_inline))
+    return Error{"--nhr-staging-bug applies to nhr ReduceScatter with --non-inline only"};
   if (per_server > a->max_ranks)
     return Error{fmt::format("{} takes at most {} ranks{}: its notify channels are 0 … 255", algorithm,
                              a->max_ranks, a->uses_servers ? " per server" : "")};
