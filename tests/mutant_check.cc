@@ -55,20 +55,19 @@ bool has_semantic_error(const std::vector<u16>& codes) {
 
 std::vector<GenCase> mutation_schedules(bool full) {
   std::vector<GenCase> out;
-  for (const std::string& pair : registry_pairs()) {
-    std::vector<GenCase> all = gen_cases(pair, full);
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      const GenCase& c = all[i];
-      if (c.p.ranks > (full ? 8u : 5u) || c.p.ranks < 2) continue;
-      // Normally: a few shapes per operator (multi-iteration op-base, graph
-      // with physical notifies, folded non-inline).
-      if (!full && !(c.p.count == 1000 && c.p.ranks == 4) && !(c.p.count == 77 && c.p.ranks == 3) &&
-          !(c.p.count == 1000 && c.p.ranks == 5 && c.p.fold_ccl))
-        continue;
-      if (!full && op_has_root(c.p.op) && c.p.root != 0) continue;
-      out.push_back(c);
+  for (const std::string& pair : registry_pairs())
+    for (const GenCase& c : gen_cases(pair, full)) {
+      if (c.p.ranks > (full ? 8u : 5u)) continue;
+      if (op_has_root(c.p.op) && c.p.root != 0 && c.p.root + 1 != c.p.ranks) continue;
+      // Long: every shape of up to 8 ranks, counts 1, 77, 385 and 1000.
+      // Normally a few per operator: multi-iteration op-base, graph mode with
+      // physical notifies, folded CCL with non-inline reducers.
+      bool keep = full ? c.p.count == 1 || c.p.count == 77 || c.p.count == 385 || c.p.count == 1000
+                       : (c.p.count == 1000 && c.p.ranks == 4) || (c.p.count == 77 && c.p.ranks == 3) ||
+                             (c.p.count == 1000 && c.p.ranks == 5 && c.p.fold_ccl);
+      if (!full && op_has_root(c.p.op) && c.p.root != 0) keep = false;
+      if (keep) out.push_back(c);
     }
-  }
   return out;
 }
 

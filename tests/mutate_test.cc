@@ -33,7 +33,7 @@ TEST_P(MutationSweep, EveryObservableMutantIsCaught) {
     ASSERT_TRUE(t.ok()) << c.label();
     ++schedules;
     std::vector<gen::Site> sites = gen::fault_sites(*t, kind);
-    for (u32 i : gen::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 12 : 1)) {
+    for (u32 i : gen::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 4 : 1)) {
       Result<gen::Applied> a = gen::apply_fault(*t, kind, sites[i]);
       ASSERT_TRUE(a.ok()) << c.label() << ": " << a.error().message;
       ++generated;
