@@ -308,6 +308,25 @@ TEST(GenOptions, Errors) {
   EXPECT_FALSE(gen::generate("mesh", p, true).ok());   // notify channels 0…255
 }
 
+TEST(GenOptions, NamesAsUsersWriteThem) {
+  auto op_of = [](const char* name) {
+    Result<Trace> t = gen::generate(name, params(OpType::AllReduce, 4, 8), false);
+    EXPECT_TRUE(t.ok()) << name << ": " << (t.ok() ? "" : t.error().message);
+    return t.ok() ? std::string(cc::name(t->op.type)) : std::string();
+  };
+  EXPECT_EQ(op_of("ring-allgather"), "AllGather");
+  EXPECT_EQ(op_of("Ring_AllGather"), "AllGather");
+  EXPECT_EQ(op_of("mesh-reducescatter"), "ReduceScatter");
+  EXPECT_EQ(op_of("pairwise_AllToAllV"), "AllToAllV");
+  EXPECT_EQ(op_of("rhd"), "AllReduce");
+  EXPECT_EQ(op_of("recursive-hd-allreduce"), "AllReduce");
+  EXPECT_EQ(op_of("hierarchical-nhr-allreduce"), "AllReduce");
+  EXPECT_EQ(op_of("batch-send-recv"), "BatchSendRecv");
+  EXPECT_FALSE(gen::generate("ring-gather", params(OpType::AllReduce, 4, 8), false).ok());
+  EXPECT_FALSE(gen::generate("ring-allgather", params(OpType::AllReduce, 4, 8), true).ok());  // conflicting --op-type
+  EXPECT_TRUE(gen::generate("ring-allgather", params(OpType::AllGather, 4, 8), true).ok());
+}
+
 TEST(GenOptions, DefaultOperatorIsTheFirstListed) {
   Result<Trace> t = gen::generate("ring", params(OpType::Gather, 4, 8), false);
   ASSERT_TRUE(t.ok());

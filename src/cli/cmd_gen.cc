@@ -27,6 +27,8 @@ std::string list_text() {
     for (OpType o : a.ops) ops += fmt::format("{}{}", ops.empty() ? "" : ",", name(o));
     out += fmt::format("{:<18} {:<52} {} (algorithms.md {})\n", a.name, ops, a.summary, a.section);
   }
+  out += "ALGO may also name the operator (ring-allgather, mesh_ReduceScatter); hd is also rhd or "
+         "recursive-hd.\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "gen/hd.h"
 #include "gen/hierarchical.h"
@@ -100,9 +101,58 @@ const Algorithm* find_algorithm(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+std::string normalized(std::string_view s) {
+  std::string out;
+  for (char c : s) out += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Other names people use for the same schedules.
+const Algorithm* find_alias(const std::string& n) {
+  static const std::pair<std::string_view, std::string_view> aliases[] = {
+      {"recursive-hd", "hd"},        {"rhd", "hd"},
+      {"halving-doubling", "hd"},    {"recursive-halving-doubling", "hd"},
+      {"mesh-1d", "mesh1d"},         {"sendrecv", "send-recv"},
+      {"send", "send-recv"},         {"batchsendrecv", "batch-send-recv"},
+      {"batch", "batch-send-recv"},  {"hier", "hierarchical"},
+      {"hierarchical-ring", "hierarchical"}, {"hier-ring", "hierarchical"},
+      {"hier-nhr", "hierarchical-nhr"}, {"hier-hd", "hierarchical-hd"},
+  };
+  if (const Algorithm* a = find_algorithm(n)) return a;
+  for (auto [alias, algo] : aliases)
+    if (n == alias) return find_algorithm(algo);
+  return nullptr;
+}
+
+}  // namespace
+
+Resolved resolve_algorithm(std::string_view name) {
+  std::string n = normalized(name);
+  if (const Algorithm* a = find_alias(n)) return {a, std::nullopt};
+  // FAMILY-OPERATOR, e.g. ring-allgather, mesh_AllReduce, pairwise-alltoallv.
+  for (std::size_t dash = n.rfind('-'); dash != std::string::npos && dash > 0; dash = n.rfind('-', dash - 1)) {
+    const Algorithm* a = find_alias(n.substr(0, dash));
+    if (!a) continue;
+    std::string op = n.substr(dash + 1);
+    for (OpType o : a->ops)
+      if (normalized(cc::name(o)) == op) return {a, o};
+  }
+  return {};
+}
+
 Result<Trace> generate(std::string_view algorithm, GenParams p, bool op_given) {
-  const Algorithm* a = find_algorithm(algorithm);
+  Resolved r = resolve_algorithm(algorithm);
+  const Algorithm* a = r.algorithm;
   if (!a) return Error{fmt::format("unknown algorithm \"{}\" (collcheck gen --list)", algorithm)};
+  if (r.op) {
+    if (op_given && p.op != *r.op)
+      return Error{fmt::format("{} names {} but --op-type is {}", algorithm, name(*r.op), name(p.op))};
+    p.op = *r.op;
+    op_given = true;
+  }
+  algorithm = a->name;
   if (!op_given) p.op = a->ops.front();
   GenFn fn = nullptr;
   for (const Entry& x : entries())

@@ -2,6 +2,7 @@
 // serves (algorithms.md), and the entry point that validates parameters.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +22,16 @@ struct Algorithm {
 };
 
 const std::vector<Algorithm>& algorithms();
-const Algorithm* find_algorithm(std::string_view name);
+const Algorithm* find_algorithm(std::string_view name);  // exact name
+
+// A name as users write it: an algorithm, an alias (rhd, recursive-hd,
+// sendrecv, hier, …) or FAMILY-OPERATOR (ring-allgather,
+// pairwise_AllToAllV); case and '_' / '-' do not matter.
+struct Resolved {
+  const Algorithm* algorithm = nullptr;
+  std::optional<OpType> op;  // when the name carries the operator
+};
+Resolved resolve_algorithm(std::string_view name);
 
 // Checks `p` against the algorithm and generates. `op_given` false takes
 // the algorithm's first operator.
