@@ -6,6 +6,7 @@
 
 #include "check/gen_graph.h"
 #include "check/mem_conflict.h"
+#include "check/semantic.h"
 #include "check/single_task.h"
 #include "check/sync.h"
 #include "graph/graph.h"
@@ -105,8 +106,15 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
     } else {
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     }
-    if (!(opt.stages & kStageSemantic))
+    if (opt.stages & kStageSemantic) {
+      SemanticStats ss;
+      timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });
+      res.stats.push_back(fmt::format("semantic: {} data tasks, {} segments, {} contribution sets, {} unions "
+                                      "({} from the memo)",
+                                      ss.data_tasks, ss.segments, ss.sets, ss.unions, ss.memo_hits));
+    } else {
       sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
+    }
   }
   res.stats.push_back(fmt::format("graph: {} sync keys, {} pairs, {} explicit edges, complete={}",
                                   graph.key_count, graph.pairs.size(), graph.out_to.size(),

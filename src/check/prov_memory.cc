@@ -1,0 +1,52 @@
+#include "check/prov_memory.h"
+
+namespace cc {
+
+ProvMap& ProvMemory::map(u32 rank, BufId buf) {
+  u64 key = u64{rank} << 16 | buf;
+  if (key == last_key_) return *last_;
+  auto [it, fresh] = maps_.try_emplace(key);
+  if (fresh) it->second = initial(rank, buf);
+  last_key_ = key;
+  last_ = &it->second;
+  return it->second;
+}
+
+const ProvMap* ProvMemory::find(u32 rank, BufId buf) const {
+  auto it = maps_.find(u64{rank} << 16 | buf);
+  return it == maps_.end() ? nullptr : &it->second;
+}
+
+ProvMap ProvMemory::initial(u32 rank, BufId buf) const {
+  ProvMap m;
+  if (buf != kInput || rank >= t_.op.ranks) return m;
+  bool root_only = t_.op.type == OpType::Broadcast || t_.op.type == OpType::Scatter;
+  u64 size = t_.buffer_size(rank, kInput);
+  if ((!root_only || rank == t_.op.root) && size != BufferSizes::kUndeclared && size > 0) {
+    Prov p;
+    p.set = sets_.single(rank);
+    m.update(0, size, [&](u64, u64, Prov& v) { v = p; });
+  }
+  return m;
+}
+
+void ProvMemory::read(const ProvMap& m, u64 src, u64 len, u64 dst, std::vector<ProvPiece>& out) {
+  u64 end = src + len, at = src;
+  u64 move = src - dst;  // provenance shift from the source frame to the destination frame
+  m.scan(src, end, [&](u64 b, u64 e, const Prov& p) {
+    if (b > at) out.push_back({at - src + dst, b - src + dst, Prov{}});
+    ProvPiece piece{b - src + dst, e - src + dst, p};
+    if (!p.empty() && !p.unknown()) piece.prov.shift += move;
+    out.push_back(piece);
+    at = e;
+  });
+  if (at < end) out.push_back({at - src + dst, end - src + dst, Prov{}});
+}
+
+u64 ProvMemory::segments() const {
+  u64 n = 0;
+  for (const auto& [key, m] : maps_) n += m.size();
+  return n;
+}
+
+}  // namespace cc

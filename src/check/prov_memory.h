@@ -1,0 +1,49 @@
+// The buffers of every rank as split interval maps of provenance, created on
+// first use: nothing is allocated per rank the operator names but no task or
+// result touches. INPUT starts as the rank's own contributions (for
+// Broadcast and Scatter only the root's), everything else empty.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "check/interval_map.h"
+#include "check/provenance.h"
+#include "model/trace.h"
+
+namespace cc {
+
+using ProvMap = SplitIntervalMap<Prov>;
+
+// A run of bytes read from a buffer: [begin, end) in the reader's frame (the
+// destination), with the provenance already shifted into that frame.
+struct ProvPiece {
+  u64 begin = 0, end = 0;
+  Prov prov;
+};
+
+class ProvMemory {
+ public:
+  ProvMemory(const Trace& t, ContribSets& sets) : t_(t), sets_(sets) {}
+
+  ProvMap& map(u32 rank, BufId buf);
+  // The map if some task touched it, else nullptr (nothing is created).
+  const ProvMap* find(u32 rank, BufId buf) const;
+  // A buffer's content before any task ran.
+  ProvMap initial(u32 rank, BufId buf) const;
+
+  // Appends the pieces of [src, src+len) of `m`, gaps as empty pieces,
+  // moved to the frame where `src` lands at `dst`.
+  static void read(const ProvMap& m, u64 src, u64 len, u64 dst, std::vector<ProvPiece>& out);
+
+  u64 segments() const;
+
+ private:
+  const Trace& t_;
+  ContribSets& sets_;
+  std::unordered_map<u64, ProvMap> maps_;
+  u64 last_key_ = ~u64{0};
+  ProvMap* last_ = nullptr;
+};
+
+}  // namespace cc

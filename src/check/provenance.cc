@@ -1,0 +1,224 @@
+#include "check/provenance.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace cc {
+
+namespace {
+
+u64 mix(u64 h, u64 v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+u64 hash_terms(const std::vector<ContribTerm>& t) {
+  u64 h = t.size();
+  for (const ContribTerm& x : t) h = mix(mix(mix(mix(h, x.lo), x.hi), x.delta), x.mult);
+  return h;
+}
+
+bool term_less(const ContribTerm& a, const ContribTerm& b) {
+  return a.delta != b.delta ? a.delta < b.delta : a.lo < b.lo;
+}
+
+}  // namespace
+
+std::size_t ContribSets::MemoHash::operator()(const MemoKey& k) const {
+  return static_cast<std::size_t>(mix(mix(k.a, k.b), k.rel));
+}
+
+ContribSets::ContribSets() {
+  sets_.push_back({});  // kEmptySet
+  sets_.push_back({});  // kUnknownSet
+}
+
+SetId ContribSets::intern_canonical(const std::vector<ContribTerm>& terms) {
+  u64 h = hash_terms(terms);
+  auto [it, fresh] = by_hash_.try_emplace(h, static_cast<SetId>(sets_.size()));
+  if (!fresh) {
+    for (SetId s = it->second; s != kNone; s = sets_[s].next) {
+      std::span<const ContribTerm> have = this->terms(s);
+      if (have.size() == terms.size() && std::equal(have.begin(), have.end(), terms.begin())) return s;
+    }
+  }
+  SetInfo info;
+  info.first = static_cast<u32>(pool_.size());
+  info.count = static_cast<u32>(terms.size());
+  info.hash = h;
+  for (const ContribTerm& x : terms) info.total += u64{x.hi - x.lo} * x.mult;
+  pool_.insert(pool_.end(), terms.begin(), terms.end());
+  SetId id = static_cast<SetId>(sets_.size());
+  if (!fresh) {  // chain behind the first set of this hash
+    info.next = sets_[it->second].next;
+    sets_[it->second].next = id;
+  }
+  sets_.push_back(info);
+  return id;
+}
+
+SetId ContribSets::intern(std::vector<ContribTerm> terms, u64& adjust) {
+  std::sort(terms.begin(), terms.end(), term_less);
+  // Per delta, sweep the range ends summing multiplicities, so overlapping
+  // terms become disjoint ranges and touching equal ones merge.
+  std::vector<ContribTerm> out;
+  std::size_t i = 0;
+  std::vector<std::pair<u32, std::int64_t>> ev;
+  while (i < terms.size()) {
+    std::size_t j = i;
+    while (j < terms.size() && terms[j].delta == terms[i].delta) ++j;
+    ev.clear();
+    for (std::size_t k = i; k < j; ++k) {
+      if (terms[k].lo >= terms[k].hi || terms[k].mult == 0) continue;
+      ev.push_back({terms[k].lo, terms[k].mult});
+      ev.push_back({terms[k].hi, -static_cast<std::int64_t>(terms[k].mult)});
+    }
+    std::sort(ev.begin(), ev.end());
+    std::int64_t level = 0;
+    for (std::size_t k = 0; k < ev.size();) {
+      u32 at = ev[k].first;
+      while (k < ev.size() && ev[k].first == at) level += ev[k++].second;
+      if (k == ev.size()) break;
+      u32 next = ev[k].first;
+      if (level <= 0) continue;
+      u32 m = static_cast<u32>(level);
+      if (!out.empty() && out.back().delta == terms[i].delta && out.back().hi == at && out.back().mult == m)
+        out.back().hi = next;
+      else
+        out.push_back({at, next, terms[i].delta, m});
+    }
+    i = j;
+  }
+  adjust = out.empty() ? 0 : out.front().delta;
+  for (ContribTerm& x : out) x.delta -= adjust;
+  if (out.empty()) return kEmptySet;
+  return intern_canonical(out);
+}
+
+SetId ContribSets::single(u32 rank) {
+  if (rank < singles_.size() && singles_[rank] != kNone) return singles_[rank];
+  u64 adj;
+  SetId s = intern({{rank, rank + 1, 0, 1}}, adj);
+  // Only ranks that occur get an entry: the table grows with use, not with
+  // the operator's rank count.
+  if (rank < (u32{1} << 20)) {
+    if (rank >= singles_.size()) singles_.resize(rank + 1, kNone);
+    singles_[rank] = s;
+  }
+  return s;
+}
+
+SetId ContribSets::ranks(u32 lo, u32 hi) {
+  if (lo == 0 && all_ != kNone && all_n_ == hi) return all_;
+  u64 adj;
+  SetId s = intern({{lo, hi, 0, 1}}, adj);
+  if (lo == 0) all_ = s, all_n_ = hi;
+  return s;
+}
+
+ContribSets::Union ContribSets::unite(SetId a, SetId b, u64 rel) {
+  MemoKey key{a, b, rel};
+  if (auto it = memo_.find(key); it != memo_.end()) {
+    ++memo_hits_;
+    return it->second;
+  }
+  ++unions_;
+  Union u;
+  // b's terms in a's frame, sorted; then a two-pointer walk finds a
+  // contribution both sides hold (same delta, intersecting ranks).
+  std::span<const ContribTerm> ta = terms(a), tb = terms(b);
+  scratch_.assign(tb.begin(), tb.end());
+  for (ContribTerm& x : scratch_) x.delta += rel;
+  std::sort(scratch_.begin(), scratch_.end(), term_less);
+  for (std::size_t i = 0, j = 0; i < ta.size() && j < scratch_.size() && !u.overlap;) {
+    const ContribTerm &x = ta[i], &y = scratch_[j];
+    if (x.delta != y.delta) {
+      (x.delta < y.delta ? i : j)++;
+      continue;
+    }
+    if (x.hi <= y.lo) ++i;
+    else if (y.hi <= x.lo) ++j;
+    else u.overlap = true;
+  }
+  std::vector<ContribTerm> all(ta.begin(), ta.end());
+  all.insert(all.end(), scratch_.begin(), scratch_.end());
+  u.set = intern(std::move(all), u.adjust);
+  memo_.emplace(key, u);
+  return u;
+}
+
+namespace {
+
+std::string op_text(u8 op) {
+  if (op == kMixedOp) return "mixed ops";
+  if (op == kNoOp) return "no op";
+  return std::string(name(static_cast<ReduceOp>(op)));
+}
+
+// "ranks 0-3,5" for consecutive terms [i, j) of equal delta and mult.
+std::string rank_list(std::span<const ContribTerm> t, std::size_t i, std::size_t j) {
+  u64 n = 0;
+  std::string s;
+  for (std::size_t k = i; k < j; ++k) {
+    n += t[k].hi - t[k].lo;
+    if (k > i) s += ",";
+    s += t[k].hi - t[k].lo == 1 ? fmt::format("{}", t[k].lo) : fmt::format("{}-{}", t[k].lo, t[k].hi - 1);
+  }
+  return (n == 1 ? "rank " : "ranks ") + s;
+}
+
+// Calls fn(text of ranks, delta, mult) per run of terms sharing delta and
+// mult; at most `cap` runs, returns how many were left out.
+template <typename F>
+std::size_t for_runs(std::span<const ContribTerm> t, std::size_t cap, F&& fn) {
+  std::size_t runs = 0, left = 0;
+  for (std::size_t i = 0; i < t.size();) {
+    std::size_t j = i + 1;
+    while (j < t.size() && t[j].delta == t[i].delta && t[j].mult == t[i].mult) ++j;
+    if (runs++ < cap) fn(rank_list(t, i, j), t[i].delta, t[i].mult);
+    else ++left;
+    i = j;
+  }
+  return left;
+}
+
+std::string times(u32 mult) { return mult == 1 ? "" : mult == 2 ? " twice" : fmt::format(" {} times", mult); }
+
+}  // namespace
+
+std::string describe_prov(const ContribSets& sets, const Prov& p, u64 addr) {
+  if (p.empty()) return "no data";
+  if (p.unknown()) return "unknown (written by a task whose data the semantic stage cannot follow)";
+  u64 n = sets.total(p.set);
+  std::string s = fmt::format("{} contribution{}", n, n == 1 ? "" : "s");
+  if (n > 1) s += " (" + op_text(p.op) + ")";
+  s += ":";
+  std::string sep = " ";
+  std::size_t left = for_runs(sets.terms(p.set), 6, [&](const std::string& who, u64 delta, u32 mult) {
+    s += fmt::format("{}{} INPUT offset {:#x}{}", sep, who, addr + p.shift + delta, times(mult));
+    sep = ", ";
+  });
+  if (left) s += fmt::format(" and {} more", left);
+  if (p.flags & kProvPoisoned) s += "; poisoned (reduced with an unfilled side)";
+  return s;
+}
+
+std::string describe_data(const ContribSets& sets, const Prov& p, u64 b, u64 e) {
+  if (p.empty()) return "nothing";
+  if (p.unknown()) return "data the semantic stage cannot follow";
+  std::string s;
+  if (sets.total(p.set) > 1)
+    s = p.op == kMixedOp ? "a mix of reduce ops over " : p.op == kNoOp ? "" : "the " + op_text(p.op) + " of ";
+  std::string sep;
+  std::size_t left = for_runs(sets.terms(p.set), 4, [&](const std::string& who, u64 delta, u32 mult) {
+    u64 o = b + p.shift + delta;
+    s += fmt::format("{}{} INPUT [{:#x},{:#x}){}", sep, who, o, o + (e - b), times(mult));
+    sep = ", ";
+  });
+  if (left) s += fmt::format(" and {} more", left);
+  if (p.flags & kProvPoisoned) s += " reduced into unfilled bytes";
+  return s;
+}
+
+}  // namespace cc
