@@ -125,10 +125,12 @@ class Sim {
       p.c = std::move(c);
       std::sort(p.c.begin(), p.c.end());
       p.op = p.c.size() > 1 ? cop : -1;
+      out_.wrong_at.push_back({r, at});  // popped below when the byte is right
       if (at >= m.size()) return problem(out_.wrong_bytes, fmt::format("rank {} result [{}] out of range", r, at));
       Prov got = m[at];
       if (got.c.size() <= 1) got.op = -1;
       if (!(got == p)) problem(out_.wrong_bytes, fmt::format("rank {} result byte {} wrong", r, at));
+      else out_.wrong_at.pop_back();
     };
     auto all = [&](u64 off) {
       std::vector<u64> c;
@@ -164,6 +166,15 @@ class Sim {
         for (u32 r = 0; r < n; ++r)
           for (u64 x = 0; x < d; ++x) want(r, x, {contrib(op.root, r * d + x)}, -1);
         break;
+      case OpType::AllGatherV:  // displacements honoured (checks.md)
+        for (u32 r = 0; r < n; ++r)
+          for (u32 q = 0; q < n; ++q)
+            for (u64 x = 0; x < op.counts[q] * u; ++x) want(r, op.displs[q] * u + x, {contrib(q, x)}, -1);
+        break;
+      case OpType::ReduceScatterV:
+        for (u32 r = 0; r < n; ++r)
+          for (u64 x = 0; x < op.counts[r] * u; ++x) want(r, x, all(op.displs[r] * u + x), rop);
+        break;
       case OpType::AllToAll:
       case OpType::AllToAllV: {
         auto m = [&](u32 i, u32 j) { return op.type == OpType::AllToAll ? op.count : op.send_counts[u64{i} * n + j]; };
@@ -189,8 +200,6 @@ class Sim {
         }
         break;
       }
-      default:
-        break;
     }
   }
 

@@ -17,6 +17,7 @@ struct ProvenanceOutcome {
   u64 empty_reads = 0;        // 404 (bytes copied without provenance)
   u64 wrong_bytes = 0;        // final comparison: bytes not as required
   std::vector<std::string> first_problems;  // a few, for messages
+  std::vector<std::pair<u32, u64>> wrong_at;  // (rank, byte) of every wrong result byte
   bool ok() const { return ran && reduce_errors == 0 && wrong_bytes == 0; }
 };
 
