@@ -223,7 +223,8 @@ class Simulator {
     f.details.push_back("Task: " + task_line(t_, id));
     f.details.push_back("Provenance:");
     if (code == 404) {
-      f.details.push_back(fmt::format("  {}  source: {}", hex_range(is.begin, is.end),
+      u64 from = t_.slices[is.src_slice].offset + (is.begin - d.offset);
+      f.details.push_back(fmt::format("  {}  {}", hex_range(from, from + (is.end - is.begin)),
                                       describe_prov(sets_, is.src, is.begin)));
     } else {
       f.details.push_back(fmt::format("  {}  destination before: {}", hex_range(is.begin, is.end),

@@ -160,7 +160,7 @@ class Comparer {
 
   std::string reason_409(const Piece& p) const {
     const Prov &h = p.have, &w = p.blk.want;
-    if (h.flags & kProvPoisoned) return " (reduced with an unfilled side)";
+    if (h.flags & kProvPoisoned) return "";  // the found text says it
     if (h.op == kMixedOp) return " (reduce operators mixed)";
     u64 th = sets_.total(h.set), tw = sets_.total(w.set);
     if (th != tw) return fmt::format(" ({} contribution{} where {} {} needed)", th, th == 1 ? "" : "s", tw,
