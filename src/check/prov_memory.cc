@@ -4,11 +4,18 @@ namespace cc {
 
 ProvMap& ProvMemory::map(u32 rank, BufId buf) {
   u64 key = u64{rank} << 16 | buf;
-  if (key == last_key_) return *last_;
+  if (key == last_key_[0]) return *last_[0];
+  if (key == last_key_[1]) {
+    std::swap(last_key_[0], last_key_[1]);
+    std::swap(last_[0], last_[1]);
+    return *last_[0];
+  }
   auto [it, fresh] = maps_.try_emplace(key);
   if (fresh) it->second = initial(rank, buf);
-  last_key_ = key;
-  last_ = &it->second;
+  last_key_[1] = last_key_[0];
+  last_[1] = last_[0];
+  last_key_[0] = key;
+  last_[0] = &it->second;
   return it->second;
 }
 

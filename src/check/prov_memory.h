@@ -42,8 +42,9 @@ class ProvMemory {
   const Trace& t_;
   ContribSets& sets_;
   std::unordered_map<u64, ProvMap> maps_;
-  u64 last_key_ = ~u64{0};
-  ProvMap* last_ = nullptr;
+  // The two buffers used last (a task's source and destination).
+  u64 last_key_[2] = {~u64{0}, ~u64{0}};
+  ProvMap* last_[2] = {nullptr, nullptr};
 };
 
 }  // namespace cc

@@ -13,9 +13,9 @@ u64 mix(u64 h, u64 v) {
   return h * 0xff51afd7ed558ccdull;
 }
 
-u64 hash_terms(const std::vector<ContribTerm>& t) {
-  u64 h = t.size();
-  for (const ContribTerm& x : t) h = mix(mix(mix(mix(h, x.lo), x.hi), x.delta), x.mult);
+u64 hash_terms(const ContribTerm* t, std::size_t n) {
+  u64 h = n;
+  for (std::size_t i = 0; i < n; ++i) h = mix(mix(mix(mix(h, t[i].lo), t[i].hi), t[i].delta), t[i].mult);
   return h;
 }
 
@@ -25,62 +25,67 @@ bool term_less(const ContribTerm& a, const ContribTerm& b) {
 
 }  // namespace
 
-std::size_t ContribSets::MemoHash::operator()(const MemoKey& k) const {
-  return static_cast<std::size_t>(mix(mix(k.a, k.b), k.rel));
-}
-
-ContribSets::ContribSets() {
+ContribSets::ContribSets() : table_(1024, kNone), memo_(kMemoSlots) {
   sets_.push_back({});  // kEmptySet
   sets_.push_back({});  // kUnknownSet
 }
 
-SetId ContribSets::intern_canonical(const std::vector<ContribTerm>& terms) {
-  u64 h = hash_terms(terms);
-  auto [it, fresh] = by_hash_.try_emplace(h, static_cast<SetId>(sets_.size()));
-  if (!fresh) {
-    for (SetId s = it->second; s != kNone; s = sets_[s].next) {
-      std::span<const ContribTerm> have = this->terms(s);
-      if (have.size() == terms.size() && std::equal(have.begin(), have.end(), terms.begin())) return s;
-    }
+void ContribSets::grow_table() {
+  std::vector<SetId> bigger(table_.size() * 2, kNone);
+  std::size_t mask = bigger.size() - 1;
+  for (SetId s : table_) {
+    if (s == kNone) continue;
+    std::size_t i = sets_[s].hash & mask;
+    while (bigger[i] != kNone) i = (i + 1) & mask;
+    bigger[i] = s;
+  }
+  table_ = std::move(bigger);
+}
+
+SetId ContribSets::intern_canonical(const ContribTerm* terms, std::size_t count) {
+  u64 h = hash_terms(terms, count);
+  std::size_t mask = table_.size() - 1, i = h & mask;
+  for (; table_[i] != kNone; i = (i + 1) & mask) {
+    const SetInfo& s = sets_[table_[i]];
+    if (s.hash == h && s.count == count && std::equal(terms, terms + count, pool_.begin() + s.first))
+      return table_[i];
   }
   SetInfo info;
   info.first = static_cast<u32>(pool_.size());
-  info.count = static_cast<u32>(terms.size());
+  info.count = static_cast<u32>(count);
   info.hash = h;
-  for (const ContribTerm& x : terms) info.total += u64{x.hi - x.lo} * x.mult;
-  pool_.insert(pool_.end(), terms.begin(), terms.end());
+  for (std::size_t k = 0; k < count; ++k) info.total += u64{terms[k].hi - terms[k].lo} * terms[k].mult;
+  pool_.insert(pool_.end(), terms, terms + count);
   SetId id = static_cast<SetId>(sets_.size());
-  if (!fresh) {  // chain behind the first set of this hash
-    info.next = sets_[it->second].next;
-    sets_[it->second].next = id;
-  }
   sets_.push_back(info);
+  table_[i] = id;
+  if (sets_.size() * 2 > table_.size()) grow_table();
   return id;
 }
 
-SetId ContribSets::intern(std::vector<ContribTerm> terms, u64& adjust) {
+SetId ContribSets::intern(std::vector<ContribTerm>& terms, u64& adjust) {
   std::sort(terms.begin(), terms.end(), term_less);
   // Per delta, sweep the range ends summing multiplicities, so overlapping
   // terms become disjoint ranges and touching equal ones merge.
-  std::vector<ContribTerm> out;
+  std::vector<ContribTerm>& out = canon_;
+  out.clear();
   std::size_t i = 0;
-  std::vector<std::pair<u32, std::int64_t>> ev;
   while (i < terms.size()) {
     std::size_t j = i;
     while (j < terms.size() && terms[j].delta == terms[i].delta) ++j;
-    ev.clear();
+    events_.clear();
     for (std::size_t k = i; k < j; ++k) {
       if (terms[k].lo >= terms[k].hi || terms[k].mult == 0) continue;
-      ev.push_back({terms[k].lo, terms[k].mult});
-      ev.push_back({terms[k].hi, -static_cast<std::int64_t>(terms[k].mult)});
+      events_.push_back({terms[k].lo, terms[k].mult});
+      events_.push_back({terms[k].hi, -static_cast<std::int64_t>(terms[k].mult)});
     }
-    std::sort(ev.begin(), ev.end());
+    std::sort(events_.begin(), events_.end());
     std::int64_t level = 0;
-    for (std::size_t k = 0; k < ev.size();) {
-      u32 at = ev[k].first;
-      while (k < ev.size() && ev[k].first == at) level += ev[k++].second;
-      if (k == ev.size()) break;
-      u32 next = ev[k].first;
+    for (std::size_t k = 0; k < events_.size();) {
+      u32 at = events_[k].first;
+      while (k < events_.size() && events_[k].first == at) level += events_[k++].second;
+      if (k == events_.size()) break;
+      u32 next = events_[k].first;
       if (level <= 0) continue;
       u32 m = static_cast<u32>(level);
       if (!out.empty() && out.back().delta == terms[i].delta && out.back().hi == at && out.back().mult == m)
@@ -93,13 +98,13 @@ SetId ContribSets::intern(std::vector<ContribTerm> terms, u64& adjust) {
   adjust = out.empty() ? 0 : out.front().delta;
   for (ContribTerm& x : out) x.delta -= adjust;
   if (out.empty()) return kEmptySet;
-  return intern_canonical(out);
+  return intern_canonical(out.data(), out.size());
 }
 
 SetId ContribSets::single(u32 rank) {
   if (rank < singles_.size() && singles_[rank] != kNone) return singles_[rank];
-  u64 adj;
-  SetId s = intern({{rank, rank + 1, 0, 1}}, adj);
+  ContribTerm t{rank, rank + 1, 0, 1};
+  SetId s = intern_canonical(&t, 1);
   // Only ranks that occur get an entry: the table grows with use, not with
   // the operator's rank count.
   if (rank < (u32{1} << 20)) {
@@ -111,23 +116,32 @@ SetId ContribSets::single(u32 rank) {
 
 SetId ContribSets::ranks(u32 lo, u32 hi) {
   if (lo == 0 && all_ != kNone && all_n_ == hi) return all_;
-  u64 adj;
-  SetId s = intern({{lo, hi, 0, 1}}, adj);
+  ContribTerm t{lo, hi, 0, 1};
+  SetId s = lo < hi ? intern_canonical(&t, 1) : kEmptySet;
   if (lo == 0) all_ = s, all_n_ = hi;
   return s;
 }
 
 ContribSets::Union ContribSets::unite(SetId a, SetId b, u64 rel) {
-  MemoKey key{a, b, rel};
-  if (auto it = memo_.find(key); it != memo_.end()) {
+  MemoEntry& slot = memo_[mix(mix(a, b), rel) & (kMemoSlots - 1)];
+  if (slot.a == a && slot.b == b && slot.rel == rel) {
     ++memo_hits_;
-    return it->second;
+    return slot.u;
   }
   ++unions_;
   Union u;
+  std::span<const ContribTerm> ta = terms(a), tb = terms(b);
+  if (ta.size() == 1 && tb.size() == 1 && ta[0].mult == 1 && tb[0].mult == 1 && rel == 0 &&
+      (ta[0].hi == tb[0].lo || tb[0].hi == ta[0].lo)) {
+    // The common step of a chain or ring: one range of ranks grows by a
+    // touching range at the same offsets. Canonical as it stands.
+    ContribTerm t{std::min(ta[0].lo, tb[0].lo), std::max(ta[0].hi, tb[0].hi), 0, 1};
+    u.set = intern_canonical(&t, 1);
+    slot = {a, b, rel, u};
+    return u;
+  }
   // b's terms in a's frame, sorted; then a two-pointer walk finds a
   // contribution both sides hold (same delta, intersecting ranks).
-  std::span<const ContribTerm> ta = terms(a), tb = terms(b);
   scratch_.assign(tb.begin(), tb.end());
   for (ContribTerm& x : scratch_) x.delta += rel;
   std::sort(scratch_.begin(), scratch_.end(), term_less);
@@ -141,10 +155,10 @@ ContribSets::Union ContribSets::unite(SetId a, SetId b, u64 rel) {
     else if (y.hi <= x.lo) ++j;
     else u.overlap = true;
   }
-  std::vector<ContribTerm> all(ta.begin(), ta.end());
-  all.insert(all.end(), scratch_.begin(), scratch_.end());
-  u.set = intern(std::move(all), u.adjust);
-  memo_.emplace(key, u);
+  merged_.assign(ta.begin(), ta.end());
+  merged_.insert(merged_.end(), scratch_.begin(), scratch_.end());
+  u.set = intern(merged_, u.adjust);
+  slot = {a, b, rel, u};
   return u;
 }
 

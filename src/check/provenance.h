@@ -20,7 +20,7 @@
 
 #include <span>
 #include <string>
-#include <unordered_map>
+#include <cstdint>
 #include <vector>
 
 #include "model/types.h"
@@ -91,33 +91,35 @@ class ContribSets {
 
   // Canonicalises `terms` (any order, may overlap), interns them and returns
   // the id; `adjust` receives what to add to the shift (the smallest delta).
-  SetId intern(std::vector<ContribTerm> terms, u64& adjust);
+  SetId intern(std::vector<ContribTerm>& terms, u64& adjust);
 
  private:
   struct SetInfo {
     u32 first = 0, count = 0;
     u64 total = 0;
     u64 hash = 0;
-    u32 next = kNone;  // next set with the same hash bucket
   };
-  struct MemoKey {
-    SetId a, b;
-    u64 rel;
-    bool operator==(const MemoKey&) const = default;
+  // The memo is direct-mapped: a fixed table where a new union evicts the
+  // one in its slot. Bounded memory, no allocation; a schedule that repeats
+  // a union (every iteration of a loop, every chunk of a mesh) hits it.
+  struct MemoEntry {
+    SetId a = kNone, b = kNone;
+    u64 rel = 0;
+    Union u;
   };
-  struct MemoHash {
-    std::size_t operator()(const MemoKey& k) const;
-  };
-  SetId intern_canonical(const std::vector<ContribTerm>& terms);
+  static constexpr std::size_t kMemoSlots = std::size_t{1} << 15;
+  SetId intern_canonical(const ContribTerm* terms, std::size_t count);
+  void grow_table();
 
   std::vector<ContribTerm> pool_;
   std::vector<SetInfo> sets_;
-  std::unordered_map<u64, SetId> by_hash_;  // hash -> first set with it
-  std::unordered_map<MemoKey, Union, MemoHash> memo_;
+  std::vector<SetId> table_;  // open addressing by hash, kNone = free
+  std::vector<MemoEntry> memo_;
   std::vector<SetId> singles_;
   SetId all_ = kNone;
   u32 all_n_ = 0;
-  std::vector<ContribTerm> scratch_;
+  std::vector<ContribTerm> scratch_, merged_, canon_;
+  std::vector<std::pair<u32, std::int64_t>> events_;
   u64 unions_ = 0, memo_hits_ = 0;
 };
 

@@ -32,9 +32,11 @@ class Simulator {
     // Read every source of the task before writing any destination.
     reads_.clear();
     spans_.clear();
+    ok_.clear();
     for (u32 gi = 0; gi < k.group_count; ++gi) {
       const Group& g = t_.group(k, gi);
       bool ok = follow && valid_group(k, g);
+      ok_.push_back(ok);
       for (u32 i = 0; i < g.src_count; ++i) {
         std::size_t from = reads_.size();
         if (ok) {
@@ -51,7 +53,7 @@ class Simulator {
       const Slice& d = t_.slices[g.dst];
       std::size_t first_span = span;
       span += g.src_count;
-      if (!(follow && valid_group(k, g))) {
+      if (!ok_[gi]) {
         // A task the stage cannot follow (CCU cast) or one stage 2 rejected:
         // its destination holds data nobody can name.
         if (valid_slice(d)) {
@@ -114,12 +116,13 @@ class Simulator {
 
   // 401/402: a reduce destination must be filled before the first source.
   void check_coverage(const ProvMap& dst, const Slice& d) {
+    u64 filled = 0;
+    dst.scan(d.offset, d.offset + d.len, [&](u64 b, u64 e, const Prov& p) {
+      if (!p.empty()) filled += e - b;
+    });
+    if (filled == d.len) return;  // the common case: no pieces built
     holes_.clear();
     ProvMemory::read(dst, d.offset, d.len, d.offset, holes_);
-    u64 filled = 0;
-    for (const ProvPiece& p : holes_)
-      if (!p.prov.empty()) filled += p.end - p.begin;
-    if (filled == d.len) return;
     Issue kind = filled == 0 ? Issue::Empty : Issue::Partial;
     for (const ProvPiece& p : holes_)
       if (p.prov.empty()) note(kind, kNone, p.begin, p.end, p.prov, Prov{});
@@ -249,6 +252,7 @@ class Simulator {
   std::vector<ProvPiece> reads_, holes_;
   std::vector<std::pair<std::size_t, std::size_t>> spans_;
   std::vector<IssueRange> issues_;
+  std::vector<bool> ok_;
 };
 
 }  // namespace
@@ -261,7 +265,21 @@ void check_semantic(const Trace& trace, const TaskGraph& graph, FindingSink& out
   ProvMemory mem(trace, sets);
   Simulator sim(trace, out, sets, mem, det);
   u64 data = 0;
-  for (u32 id : graph.order) {
+  // τ visits tasks, groups and slices at scattered addresses; the stage is
+  // bound by those cache misses, so fetch ahead in three steps (task, its
+  // first group, that group's slices).
+  const std::vector<u32>& order = graph.order;
+  auto task_at = [&](std::size_t i) -> const Task& { return trace.tasks[order[i]]; };
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (i + 24 < order.size()) __builtin_prefetch(&task_at(i + 24));
+    if (i + 16 < order.size() && is_data_task(task_at(i + 16).type))
+      __builtin_prefetch(&trace.groups[task_at(i + 16).first_group]);
+    if (i + 8 < order.size() && is_data_task(task_at(i + 8).type)) {
+      const Group& g = trace.groups[task_at(i + 8).first_group];
+      __builtin_prefetch(&trace.slices[g.first_src]);
+      __builtin_prefetch(&trace.slices[g.dst]);
+    }
+    u32 id = order[i];
     if (!is_data_task(trace.tasks[id].type)) continue;
     ++data;
     sim.apply(id);
