@@ -19,8 +19,13 @@ u64 hash_terms(const ContribTerm* t, std::size_t n) {
   return h;
 }
 
+// Deltas are differences of offsets: ordered as signed numbers, the
+// smallest one is the same whatever shift the set is seen at, so a set
+// translated by c canonicalises to the same id with the shift moved by c.
+bool delta_less(u64 a, u64 b) { return static_cast<std::int64_t>(a) < static_cast<std::int64_t>(b); }
+
 bool term_less(const ContribTerm& a, const ContribTerm& b) {
-  return a.delta != b.delta ? a.delta < b.delta : a.lo < b.lo;
+  return a.delta != b.delta ? delta_less(a.delta, b.delta) : a.lo < b.lo;
 }
 
 }  // namespace
@@ -148,7 +153,7 @@ ContribSets::Union ContribSets::unite(SetId a, SetId b, u64 rel) {
   for (std::size_t i = 0, j = 0; i < ta.size() && j < scratch_.size() && !u.overlap;) {
     const ContribTerm &x = ta[i], &y = scratch_[j];
     if (x.delta != y.delta) {
-      (x.delta < y.delta ? i : j)++;
+      (delta_less(x.delta, y.delta) ? i : j)++;
       continue;
     }
     if (x.hi <= y.lo) ++i;

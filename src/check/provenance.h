@@ -7,8 +7,9 @@
 // interval map stores
 //   * `set`: an interned *contribution set*, a sorted list of terms
 //     {ranks [lo,hi), delta, multiplicity}, canonical (terms sorted by
-//     (delta, lo), touching ranges of equal delta and multiplicity merged,
-//     smallest delta 0), so equal sets have equal ids;
+//     (delta as a signed number, lo), touching ranges of equal delta and
+//     multiplicity merged, smallest delta 0), so equal sets have equal ids
+//     and a set seen at another shift is the same id;
 //   * `shift`: added to the byte's address (u64 arithmetic, wrapping);
 //   * the reduce op that combined the contributions (when more than one),
 //     a "mixed" marker, a poison flag and the last writer.
