@@ -1,6 +1,12 @@
 #include "check/prov_memory.h"
 
+#include "model/describe.h"
+
 namespace cc {
+
+std::string last_writer_line(const Trace& t, u32 writer) {
+  return "Last writer: " + (writer == kNone ? std::string("none (nothing was written here)") : task_line(t, writer));
+}
 
 ProvMap& ProvMemory::map(u32 rank, BufId buf) {
   u64 key = u64{rank} << 16 | buf;

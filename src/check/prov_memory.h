@@ -22,6 +22,9 @@ struct ProvPiece {
   Prov prov;
 };
 
+// "Last writer: 2/0/6 (f.jsonl:27) TRANS_MEM ..." (or that nothing wrote).
+std::string last_writer_line(const Trace& t, u32 writer);
+
 class ProvMemory {
  public:
   ProvMemory(const Trace& t, ContribSets& sets) : t_(t), sets_(sets) {}

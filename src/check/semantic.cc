@@ -237,8 +237,7 @@ class Simulator {
                                         describe_prov(sets_, is.src, is.begin)));
     }
     u32 writer = code == 404 ? is.src.writer : is.dst.writer;
-    f.details.push_back("Last writer: " + (writer == kNone ? std::string("none (never written)")
-                                                          : task_line(t_, writer)));
+    f.details.push_back(last_writer_line(t_, writer));
     f.tasks.push_back(id);
     if (writer != kNone && writer != id) f.tasks.push_back(writer);
     out_.add(std::move(f));

@@ -48,7 +48,7 @@ class Comparer {
                     det_.unknown_bytes, det_.unknown_bytes == 1 ? "" : "s", unknown_rank_,
                     t_.buffers.name(layout_.result_buffer()), hex_range(unknown_b_, unknown_e_)));
     if (unknown_writer_ != kNone) {
-      f.details.push_back("Last writer: " + task_line(t_, unknown_writer_));
+      f.details.push_back(last_writer_line(t_, unknown_writer_));
       f.tasks.push_back(unknown_writer_);
     }
     out_.add(std::move(f));
@@ -205,8 +205,7 @@ class Comparer {
     }
     for (std::size_t k = 0; k < writers.size() && k < 3; ++k) {
       u32 w = writers[k];
-      f.details.push_back("Last writer: " + (w == kNone ? std::string("none (nothing was written here)")
-                                                        : task_line(t_, w)));
+      f.details.push_back(last_writer_line(t_, w));
       if (w != kNone) f.tasks.push_back(w);
     }
     if (writers.size() > 3) f.details.push_back(fmt::format("  … and {} more writers", writers.size() - 3));
