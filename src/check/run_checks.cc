@@ -45,6 +45,28 @@ Finding setting_warning(std::string message) {
   return make_finding(902, StageTag::Setting, std::move(message));
 }
 
+// Resolves task ids for the writers, adds the importer's task notes and
+// the totals.
+CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res, Clock::time_point t_all) {
+  res.findings = std::move(sink.findings());
+  for (Finding& f : res.findings) {
+    f.refs.clear();
+    for (u32 id : f.tasks) {
+      const Task& k = trace.tasks[id];
+      f.refs.push_back({k.rank, k.stream, k.index, k.line});
+      if (f.code == 0) continue;  // a named warning carries its own explanation
+      for (const auto& [task, note] : trace.task_notes)
+        if (task == id) f.details.push_back("Note : " + note);
+    }
+  }
+  res.totals = sink.totals();
+  res.errors = sink.errors();
+  res.warnings = sink.warnings();
+  res.pass = res.errors == 0;
+  res.ms = ms_since(t_all);
+  return res;
+}
+
 }  // namespace
 
 CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const CheckOptions& opt) {
@@ -56,6 +78,7 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
   res.tasks = trace.tasks.size();
   FindingSink sink(opt.max_errors);
   for (Finding& f : pre) sink.add(std::move(f));
+  if (trace.unchecked) return finish_result(trace, sink, std::move(res), t_all);
 
   auto timed = [&](const char* stage, auto&& fn) {
     auto t0 = Clock::now();
@@ -87,12 +110,14 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
     sink.add(setting_warning("Stage SyncCheck skipped: --stages excludes sync."));
   }
 
-  bool graph_broken = sink.has(101) || !graph.complete;
+  // A record that could not become a node (101, and an importer's 110 and
+  // 111, hcclvm-db.md §12.3) leaves the graph without its work.
+  bool graph_broken = sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete;
   u32 later = opt.stages & (kStageMem | kStageSemantic);
   if (graph_broken && later) {
     sink.add(setting_warning(
         "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
-        "(101/102)."));
+        "(101/102/110/111)."));
   } else {
     // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
     // order, each only when selected by --stages.
@@ -121,20 +146,7 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
                                   graph.complete ? "yes" : "no"));
   res.stats.push_back(fmt::format("reachability: {} tasks scanned", reach.scanned()));
 
-  res.findings = std::move(sink.findings());
-  for (Finding& f : res.findings) {
-    f.refs.clear();
-    for (u32 id : f.tasks) {
-      const Task& k = trace.tasks[id];
-      f.refs.push_back({k.rank, k.stream, k.index, k.line});
-    }
-  }
-  res.totals = sink.totals();
-  res.errors = sink.errors();
-  res.warnings = sink.warnings();
-  res.pass = res.errors == 0;
-  res.ms = ms_since(t_all);
-  return res;
+  return finish_result(trace, sink, std::move(res), t_all);
 }
 
 }  // namespace cc

@@ -41,6 +41,7 @@ struct CheckArgs {
   bool quiet = false, verbose = false;
   std::string shard, max_memory;
   bool progress = false, no_progress = false;
+  bool keep_stream_ids = false, recorded_peers = false;
 };
 
 bool write_file(const std::string& path, const std::string& data, std::string& why) {
@@ -117,6 +118,8 @@ int run_check(const CheckArgs& a) {
   }
   load.op = a.op;
   load.case_glob = a.case_glob;
+  load.keep_stream_ids = a.keep_stream_ids;
+  load.recorded_peers = a.recorded_peers;
   Result<std::vector<std::string>> files = expand_inputs(a.inputs);
   if (!files) {
     print_error(files.error().message);
@@ -202,6 +205,10 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--format", a->format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
   c->add_option("--op", a->op, "operator parameters (JSON or file) for inputs without them");
   c->add_option("--case", a->case_glob, "only the cases whose name matches this glob");
+  c->add_flag("--keep-stream-ids", a->keep_stream_ids,
+              "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
+  c->add_flag("--recorded-peers", a->recorded_peers,
+              "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
   c->add_option("--stages", a->stages, "run only these stages: graph,single,sync,mem,semantic");
   c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
       ->check(CLI::PositiveNumber);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "io/hcclvm_db.h"
+
 namespace cc {
 
 namespace fs = std::filesystem;
@@ -50,6 +52,7 @@ Result<std::vector<LoadedCase>> load_file(const std::string& path, const LoadOpt
       return cases;
     }
     case InputFormat::HcclVmDb:
+      return read_hcclvm_db(path, opt);
     case InputFormat::StLog:
       return Error{fmt::format("{}: {} input is not supported by this build", path, format_name(f))};
     case InputFormat::Unknown:

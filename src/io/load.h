@@ -15,6 +15,9 @@ struct LoadOptions {
   InputFormat format = InputFormat::Unknown;  // Unknown: detect from content
   std::string op;                             // --op: JSON text or a file name
   std::string case_glob;                      // --case
+  // HCCL VM databases (hcclvm-db.md §10, §11).
+  bool keep_stream_ids = false;  // --keep-stream-ids: no renumbering of a rank without stream 0
+  bool recorded_peers = false;   // --recorded-peers: trust a notify peer the record stores
 };
 
 // One operator of an input: a trace file is one case; a database or an ST

@@ -138,7 +138,7 @@ std::string finalize_trace(Trace& t, std::vector<u32>* new_ids) {
   if (in_place) {
     for (std::size_t i = 0; i < t.tasks.size(); ++i)
       t.tasks[i].index = static_cast<u32>(i) - t.streams[stream_of_task[i]].first_task;
-    if (new_ids || !t.extra_edges.empty() || !t.ccu.missions.empty()) {
+    if (new_ids || !t.extra_edges.empty() || !t.ccu.missions.empty() || !t.task_notes.empty()) {
       new_id.resize(t.tasks.size());
       for (std::size_t i = 0; i < new_id.size(); ++i) new_id[i] = static_cast<u32>(i);
     }
@@ -171,6 +171,7 @@ std::string finalize_trace(Trace& t, std::vector<u32>* new_ids) {
     a = new_id[a];
     b = new_id[b];
   }
+  for (auto& [task, note] : t.task_notes) task = new_id[task];
   for (CcuMission& m : t.ccu.missions)
     if (m.placeholder != kNone) m.placeholder = new_id[m.placeholder];
   if (new_ids) *new_ids = std::move(new_id);

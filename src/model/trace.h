@@ -121,6 +121,13 @@ struct Trace {
   std::vector<std::pair<u32, u32>> extra_edges;
   // CCU mode: expansion inputs and, once expanded, the origin of CCU nodes.
   CcuData ccu;
+  // Remarks an importer attaches to tasks (e.g. that a notify's peer was
+  // inferred from an id only one rank uses); run_checks adds each to every
+  // finding that names its task.
+  std::vector<std::pair<u32, std::string>> task_notes;
+  // An importer decided this operator is not checked (never synchronised,
+  // or refused: its findings say why); run_checks then runs no stage.
+  bool unchecked = false;
 
   // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
   u64 buffer_size(u32 rank, BufId buf) const;
