@@ -110,6 +110,12 @@ Fixture allgather2();
 // pair, reduces one row per source. `error` says why a trace cannot be
 // written.
 Fixture from_trace(const Trace& t, std::string& error, u64 sync_iter = 0, u64 first_pid = 5100);
+// A simple correct schedule of the operators gen has no algorithm for (V
+// operators, AllToAll(V), SendRecv, BatchSendRecv with any items): on
+// stream 0, every rank tells each rank that reads from it "ready", pulls
+// its data (copies, or reduces for ReduceScatterV) from the sources'
+// INPUT, and says "done" to each source, which waits for it.
+Trace pull_schedule(const Op& op);
 // The address the rows give (rank, buffer, offset) in from_trace.
 u64 fixture_address(u32 rank, BufId buf, u64 offset);
 

@@ -1,9 +1,11 @@
 // from_trace: a collcheck trace as the rows HCCL VM writes (AICPU mode).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "hcclvm_fixture.h"
+#include "model/builder.h"
 
 namespace cc::test::vm {
 
@@ -63,15 +65,21 @@ class FromTrace {
     switch (op.type) {
       case OpType::SendRecv:
       case OpType::BatchSendRecv: {
-        bool ring = op.type == OpType::BatchSendRecv && op.items.size() == n && n > 1;
-        for (u32 k = 0; ring && k < op.items.size(); ++k)
-          ring = op.items[k].src == k && op.items[k].dst == (k + 1) % n && op.items[k].count == op.items[0].count;
-        if (ring) {
+        // BATCH_SEND_RECV rows when every rank sends one item and receives
+        // one, all of one count (HCCL VM records no other item lists).
+        std::vector<int> send_to(n, -1), recv_from(n, -1);
+        bool batch = op.type == OpType::BatchSendRecv && op.items.size() == n;
+        for (const SendRecvItem& it : op.items) {
+          batch = batch && send_to[it.src] < 0 && recv_from[it.dst] < 0 && it.count == op.items[0].count;
+          send_to[it.src] = static_cast<int>(it.dst);
+          recv_from[it.dst] = static_cast<int>(it.src);
+        }
+        if (batch) {
           for (u32 r = 0; r < n; ++r) {
             OpFx o = base(r, 13);
             o.detail = op_detail(13, dt, 0, op.items[0].count);
-            o.src_rank = (r + n - 1) % n;
-            o.dst_rank = (r + 1) % n;
+            o.src_rank = static_cast<u32>(recv_from[r]);
+            o.dst_rank = static_cast<u32>(send_to[r]);
             o.ext = batch_ext(2);
             rows_[r].push_back(o);
           }
@@ -218,6 +226,92 @@ class FromTrace {
 Fixture from_trace(const Trace& t, std::string& error, u64 sync_iter, u64 first_pid) {
   error.clear();
   return FromTrace(t, sync_iter, first_pid).run(error);
+}
+
+namespace {
+
+struct Pull {
+  u32 dst = 0, src = 0;
+  u64 src_off = 0, dst_off = 0, len = 0;
+  bool reduce = false;
+};
+
+std::vector<Pull> pulls_of(const Op& op) {
+  std::vector<Pull> out;
+  u32 n = op.ranks;
+  u64 u = op.elem_size();
+  auto add = [&](Pull p) {
+    if (p.len) out.push_back(p);
+  };
+  switch (op.type) {
+    case OpType::AllGatherV:
+      for (u32 r = 0; r < n; ++r)
+        for (u32 q = 0; q < n; ++q) add({r, q, 0, op.displs[q] * u, op.counts[q] * u});
+      break;
+    case OpType::ReduceScatterV:
+      for (u32 r = 0; r < n; ++r) {
+        add({r, r, op.displs[r] * u, 0, op.counts[r] * u});
+        for (u32 q = 0; q < n; ++q)
+          if (q != r) add({r, q, op.displs[r] * u, 0, op.counts[r] * u, true});
+      }
+      break;
+    case OpType::AllToAll:
+    case OpType::AllToAllV: {
+      auto m = [&](u32 i, u32 j) { return op.type == OpType::AllToAll ? op.count : op.send_counts[u64{i} * n + j]; };
+      for (u32 r = 0; r < n; ++r)
+        for (u32 q = 0; q < n; ++q) {
+          u64 so = 0, d = 0;
+          for (u32 j = 0; j < r; ++j) so += m(q, j);
+          for (u32 i = 0; i < q; ++i) d += m(i, r);
+          add({r, q, so * u, d * u, m(q, r) * u});
+        }
+      break;
+    }
+    case OpType::SendRecv:
+    case OpType::BatchSendRecv: {
+      std::map<u32, u64> sent, received;
+      for (const SendRecvItem& it : op.items) {
+        add({it.dst, it.src, sent[it.src], received[it.dst], it.count * u});
+        sent[it.src] += it.count * u;
+        received[it.dst] += it.count * u;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+Trace pull_schedule(const Op& op) {
+  TraceBuilder b(op, "pull schedule");
+  std::vector<Pull> pulls = pulls_of(op);
+  for (u32 r = 0; r < op.ranks; ++r) {
+    std::vector<u32> readers, sources;
+    for (const Pull& p : pulls) {
+      if (p.src == r && p.dst != r && std::find(readers.begin(), readers.end(), p.dst) == readers.end())
+        readers.push_back(p.dst);
+      if (p.dst == r && p.src != r && std::find(sources.begin(), sources.end(), p.src) == sources.end())
+        sources.push_back(p.src);
+    }
+    for (u32 d : readers) b.record(r, 0, d, 1);
+    std::vector<u32> waited;
+    for (const Pull& p : pulls) {
+      if (p.dst != r) continue;
+      if (p.src != r && std::find(waited.begin(), waited.end(), p.src) == waited.end()) {
+        b.wait(r, 0, p.src, 1);
+        waited.push_back(p.src);
+      }
+      Slice src = b.slice(p.src, "INPUT", p.src_off, p.len), dst = b.slice(r, "OUTPUT", p.dst_off, p.len);
+      if (p.reduce) b.reduce(r, 0, {src}, dst, Link::SDMA);
+      else b.copy(r, 0, src, dst, p.src == r ? Link::LOCAL : Link::SDMA);
+    }
+    for (u32 s : sources) b.record(r, 0, s, 2);
+    for (u32 d : readers) b.wait(r, 0, d, 2);
+  }
+  return b.finish();
 }
 
 }  // namespace cc::test::vm

@@ -119,7 +119,7 @@ class Importer {
     for (const OpRow* m : g.members) {
       if (missing_.count(m->pid) && g.members.size() > 1)
         return Error{place_error(db_.file(), task_table(m->pid), kNoRow, "",
-                                 fmt::format("table is missing; {} belongs to op group {} of {} members", member_name(*m),
+                                 fmt::format("no such table, but {} belongs to op group {} of {} members", member_name(*m),
                                              g.name(), g.members.size()))};
       auto it = tasks_.find(m->id);
       tr.member(*m, it == tasks_.end() ? kNoRows : it->second);

@@ -74,7 +74,7 @@ const std::set<std::string>& Db::tables() {
 }
 
 std::string Db::require_columns(const std::string& table, const std::vector<std::string>& columns) {
-  if (!has_table(table)) return place_error(file_, table, kNoRow, "", "table is missing");
+  if (!has_table(table)) return place_error(file_, table, kNoRow, "", "no such table");
   std::set<std::string> have;
   sqlite3_stmt* st = nullptr;
   std::string sql = fmt::format("PRAGMA table_info(\"{}\")", table);
@@ -89,7 +89,7 @@ std::string Db::require_columns(const std::string& table, const std::vector<std:
   }
   sqlite3_finalize(st);
   for (const std::string& c : columns)
-    if (!have.count(c)) return place_error(file_, table, kNoRow, c, "column is missing");
+    if (!have.count(c)) return place_error(file_, table, kNoRow, c, "no such column");
   return {};
 }
 

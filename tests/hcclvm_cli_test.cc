@@ -1,0 +1,160 @@
+// End to end: the collcheck binary on HCCL VM databases written by the
+// fixture builder — exit status, case names, codes in the JSON report,
+// error lines, --case, --format and the database options.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+
+#include "hcclvm_fixture.h"
+#include "mutant_check.h"
+#include "test_util.h"
+
+namespace cc::test::vm {
+namespace {
+
+struct Entry {
+  std::string file, verdict;
+  std::set<int> codes;
+  std::vector<std::string> names;  // finding names, in order
+};
+
+struct Report {
+  RunResult r;
+  std::vector<Entry> entries;
+};
+
+std::string write(const Fixture& f, const std::string& name) {
+  std::string p = temp_path(name + ".db");
+  std::string err = write_fixture(f, p);
+  EXPECT_EQ(err, "");
+  return p;
+}
+
+Report check(const std::string& args) {
+  Report out;
+  std::string json = temp_path("cli_report.json");
+  std::filesystem::remove(json);
+  out.r = run_collcheck(fmt::format("check -q -j1 --json {} {}", json, args));
+  if (out.r.status == 2) return out;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.load(json).get(doc), simdjson::SUCCESS) << out.r.out << out.r.err;
+  if (!doc.is_object()) return out;
+  for (simdjson::dom::element in : doc["inputs"].get_array()) {
+    Entry e;
+    e.file = std::string(std::string_view(in["file"]));
+    e.verdict = std::string(std::string_view(in["verdict"]));
+    for (simdjson::dom::element c : in["counts"].get_array()) e.codes.insert(int(int64_t(c["code"])));
+    for (simdjson::dom::element f : in["findings"].get_array()) e.names.emplace_back(std::string_view(f["name"]));
+    out.entries.push_back(e);
+  }
+  return out;
+}
+
+TEST(HcclvmCli, Spec13PassesAsFileHashW0Op0) {
+  std::string db = write(allgather2(), "cli_spec13");
+  Report r = check(fmt::format("'{}'", db));
+  EXPECT_EQ(r.r.status, 0) << r.r.out << r.r.err;
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].file, db + "#w0-op0");
+  EXPECT_EQ(r.entries[0].verdict, "PASS");
+  EXPECT_EQ(r.entries[0].codes, std::set<int>{});
+  // The human summary names the case too.
+  RunResult h = run_collcheck(fmt::format("check '{}'", db));
+  EXPECT_NE(h.out.find("collcheck: " + db + "#w0-op0: PASS (0 errors; 0 warnings) ranks=2 tasks=8"),
+            std::string::npos)
+      << h.out;
+}
+
+TEST(HcclvmCli, FaultyDatabasesFail) {
+  Fixture bad = allgather2();
+  bad.ops[0].tasks[1].meta = memcpy_meta(0, 0, 0, 0x10000000, 1, 0x30000000, 256);
+  Report a = check(fmt::format("'{}'", write(bad, "cli_badaddr")));
+  EXPECT_EQ(a.r.status, 1);
+  ASSERT_EQ(a.entries.size(), 1u);
+  EXPECT_EQ(a.entries[0].codes, (std::set<int>{110, 902}));
+  Fixture race = allgather2();
+  race.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 0, 0x10010000, 256);
+  Report b = check(fmt::format("'{}'", write(race, "cli_race")));
+  EXPECT_EQ(b.r.status, 1);
+  ASSERT_EQ(b.entries.size(), 1u);
+  EXPECT_TRUE(b.entries[0].codes.count(302));
+  Fixture other = allgather2();
+  other.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 1, 0x10010100, 256);
+  Report c = check(fmt::format("'{}'", write(other, "cli_other_rank")));
+  EXPECT_EQ(c.r.status, 1);
+  EXPECT_EQ(c.entries.at(0).codes, std::set<int>{112});
+}
+
+TEST(HcclvmCli, CorruptDatabaseIsExit2NamingTableRowAndColumn) {
+  Fixture f = allgather2();
+  f.ops[0].tasks[1].meta.resize(154);
+  std::string db = write(f, "cli_corrupt");
+  RunResult r = run_collcheck(fmt::format("check '{}'", db));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, fmt::format("collcheck: error: {}: table opTask_P_5100 row 2 column opTaskMeta: blob is 154 "
+                               "bytes; a packed HcclTaskMetaData needs 155\n",
+                               db));
+  // Exit 2 wins over another input's FAIL.
+  Fixture bad = allgather2();
+  bad.ops[0].tasks[1].meta = memcpy_meta(0, 0, 0, 0x10000000, 1, 0x30000000, 256);
+  RunResult both = run_collcheck(fmt::format("check -q '{}' '{}'", write(bad, "cli_fail"), db));
+  EXPECT_EQ(both.status, 2);
+}
+
+TEST(HcclvmCli, NeverSynchronisedIsAWarning) {
+  Fixture f = allgather2();
+  for (OpFx& o : f.ops) o.sync_iter = 1;
+  std::string db = write(f, "cli_never");
+  Report r = check(fmt::format("'{}'", db));
+  EXPECT_EQ(r.r.status, 0);
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].file, db + "#w1-op0");
+  EXPECT_EQ(r.entries[0].codes, std::set<int>{0});
+  EXPECT_EQ(r.entries[0].names, std::vector<std::string>{"HCCLVM-W-NEVER-SYNCED"});
+}
+
+TEST(HcclvmCli, CasesFormatsAndDirectories) {
+  Fixture f = allgather2();
+  Fixture g = allgather2();
+  for (OpFx& o : g.ops) o.sync_iter = 1, f.ops.push_back(o);
+  for (u32 r = 0; r < 2; ++r) f.syncs.push_back({5100 + u64{r}, r, 2, 1});
+  std::filesystem::path dir = temp_path("cli_dir");
+  std::filesystem::create_directories(dir);
+  std::string db = (dir / "hccl_vm_data.db").string();
+  ASSERT_EQ(write_fixture(f, db), "");
+  Report all = check(fmt::format("'{}'", dir.string()));
+  EXPECT_EQ(all.r.status, 0) << all.r.err;
+  ASSERT_EQ(all.entries.size(), 2u);
+  EXPECT_EQ(all.entries[0].file, db + "#w0-op0");
+  EXPECT_EQ(all.entries[1].file, db + "#w1-op0");
+  Report one = check(fmt::format("--case 'w1-*' --format hcclvm-db '{}'", db));
+  ASSERT_EQ(one.entries.size(), 1u);
+  EXPECT_EQ(one.entries[0].file, db + "#w1-op0");
+  // stats and dot take --case too.
+  RunResult s = run_collcheck(fmt::format("stats '{}'", db));
+  EXPECT_EQ(s.status, 0);
+  EXPECT_NE(s.out.find("== " + db + "#w1-op0"), std::string::npos) << s.out;
+  RunResult d = run_collcheck(fmt::format("dot --case w0-op0 '{}'", db));
+  EXPECT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("digraph"), std::string::npos);
+}
+
+TEST(HcclvmCli, DatabaseOptions) {
+  // Rank 1 without stream 0: renumbered unless --keep-stream-ids.
+  Fixture f = allgather2();
+  for (TaskFx& t : f.ops[1].tasks) t.meta[7] = 5;  // streamId 5
+  std::string db = write(f, "cli_streams");
+  Report r = check(fmt::format("'{}'", db));
+  EXPECT_EQ(r.entries.at(0).names, std::vector<std::string>{"HCCLVM-W-NO-MAIN-STREAM"});
+  // Kept, stream 5 is a slave stream that does not open with a local WAIT.
+  Report k = check(fmt::format("--keep-stream-ids '{}'", db));
+  EXPECT_EQ(k.entries.at(0).codes, std::set<int>{203});
+  RunResult help = run_collcheck("check --help");
+  EXPECT_NE(help.out.find("--recorded-peers"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cc::test::vm
