@@ -74,10 +74,11 @@ TEST(HcclvmDb, Spec13RaceIs302) {
   f.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 0, 0x10010000, 256);
   One o = one(f, "race");
   std::set<int> c = codes(o.result);
-  EXPECT_TRUE(c.count(302)) << codes_text(c);
-  if (!semantic_stage_runs()) {
-    EXPECT_EQ(c, std::set<int>{302});
-  }
+  // Rank 1's push also overwrites rank 0's own block: its OUTPUT misses
+  // rank 1's data and may hold the wrong rank's.
+  std::set<int> want = {302};
+  if (semantic_stage_runs()) want = {302, 406, 407};
+  EXPECT_EQ(c, want);
 }
 
 TEST(HcclvmDb, Spec13LostRecordIsLocalDeadlock) {
@@ -110,10 +111,10 @@ TEST(HcclvmDb, Spec13OverflowIs201) {
   f.ops[1].tasks[0].meta = memcpy_meta(1, 0, 1, 0x20000000, 1, 0x20010180, 256);
   One o = one(f, "overflow");
   std::set<int> c = codes(o.result);
-  EXPECT_TRUE(c.count(201)) << codes_text(c);
-  if (!semantic_stage_runs()) {
-    EXPECT_EQ(c, std::set<int>{201});
-  }
+  // The copy lands past the block and leaves [0x100,0x180) of OUTPUT 1 empty.
+  std::set<int> want = {201};
+  if (semantic_stage_runs()) want = {201, 406};
+  EXPECT_EQ(c, want);
 }
 
 TEST(HcclvmDb, Spec13BadAddressIs110) {

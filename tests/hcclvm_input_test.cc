@@ -355,11 +355,11 @@ TEST(HcclvmInput, NotifyIdOfThreeRanksIsAmbiguous) {
 Fixture windows() {
   Fixture f;
   Fixture ag = allgather2();
-  // Window 0: two AllGathers (counts 64 and 32), window 1: one more.
+  // Window 0: two AllGathers (INT32 and UINT32), window 1: one more.
   for (u32 k = 0; k < 3; ++k)
     for (OpFx o : ag.ops) {
       o.sync_iter = k == 2 ? 1 : 0;
-      if (k == 1) o.detail = op_detail(6, 2, 0, 32), o.out_size = 0x200;
+      if (k == 1) o.detail = op_detail(6, 9, 0, 64);
       f.ops.push_back(o);
     }
   for (u32 r = 0; r < 2; ++r)
@@ -374,8 +374,8 @@ TEST(HcclvmInput, WindowsAndOpGroups) {
   EXPECT_EQ(o.cases[0].name, o.path + "#w0-op0");
   EXPECT_EQ(o.cases[1].name, o.path + "#w0-op1");
   EXPECT_EQ(o.cases[2].name, o.path + "#w1-op0");
-  EXPECT_EQ(o.trace(0).op.count, 64u);
-  EXPECT_EQ(o.trace(1).op.count, 32u);
+  EXPECT_EQ(o.trace(0).op.data_type, DataType::INT32);
+  EXPECT_EQ(o.trace(1).op.data_type, DataType::UINT32);
   for (const CheckResult& r : o.results) EXPECT_TRUE(r.pass);
   // --case selects by the case name (or FILE#CASE).
   LoadOptions sel;
@@ -387,7 +387,7 @@ TEST(HcclvmInput, WindowsAndOpGroups) {
 
 TEST(HcclvmInput, GroupsFollowIdOrder) {
   // Renumber rank 0's first row (id 1 -> 10): its second AllGather (id 3)
-  // is now its first, so group 0 pairs counts 32 and 64.
+  // is now its first, so group 0 pairs UINT32 with INT32.
   Fixture f = windows();
   f.extra_sql = {"UPDATE opDetails SET id = 10 WHERE id = 1", "UPDATE opMemInfo SET opDetailId = 10 WHERE opDetailId = 1",
                  "UPDATE opTask_P_5100 SET opDetailId = 10 WHERE opDetailId = 1"};
@@ -396,8 +396,8 @@ TEST(HcclvmInput, GroupsFollowIdOrder) {
   ASSERT_EQ(o.cases.size(), 3u);
   const Finding* e = find(o.result(0), 405);
   ASSERT_NE(e, nullptr);
-  EXPECT_NE(e->message.find("disagree on the count"), std::string::npos);
-  EXPECT_EQ(e->details.at(0), "opDetails row 3 (rank 0): 32");
+  EXPECT_NE(e->message.find("disagree on the data type"), std::string::npos);
+  EXPECT_EQ(e->details.at(0), "opDetails row 3 (rank 0): 9");
 }
 
 TEST(HcclvmInput, UnevenWindowLeavesAGroupIncomplete) {
