@@ -7,7 +7,11 @@
 //     # expect: exit=2 error="t.jsonl:3: missing"      (substring of stderr)
 // or the same text in a sidecar file CASE.expect (formats without comments).
 // `codes` lists every distinct code reported, errors and warnings alike;
-// `args=...` (optional, last) adds options to the command line.
+// `args=...` (optional, last) adds options to the command line, with
+// `{dir}` standing for the case's directory. An input holding several
+// operators (an ST log) may list each in further lines of the sidecar,
+//     case: NAME verdict=FAIL codes=302
+// and then exactly these cases must be reported, each as given.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -15,6 +19,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -25,8 +30,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+struct ExpectedOperator {
+  std::string name;  // CASE of FILE#CASE
+  std::string verdict;
+  std::set<int> codes;
+};
+
 struct GoldenCase {
   std::string path;
+  std::vector<ExpectedOperator> operators;
   int exit = -1;
   std::set<int> codes;
   bool check_codes = false;
@@ -74,6 +86,24 @@ bool parse_expect(const std::string& text, GoldenCase& c) {
   }
   std::size_t args = spec.find(" args=");
   if (args != std::string::npos) c.args = spec.substr(args + 6);
+  std::string dir = fs::path(c.path).parent_path().string();
+  for (std::size_t at = c.args.find("{dir}"); at != std::string::npos; at = c.args.find("{dir}"))
+    c.args.replace(at, 5, dir);
+  std::stringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("case: ", 0) != 0) continue;
+    std::string rest = " " + line.substr(6);
+    std::size_t sp = rest.find(' ', 1);
+    ExpectedOperator op;
+    op.name = rest.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    op.verdict = field(rest, "verdict");
+    std::stringstream ss(field(rest, "codes"));
+    std::string code;
+    while (std::getline(ss, code, ','))
+      if (!code.empty()) op.codes.insert(std::stoi(code));
+    c.operators.push_back(op);
+  }
   return c.exit >= 0;
 }
 
@@ -130,9 +160,32 @@ TEST_P(Golden, Case) {
   simdjson::dom::element doc;
   ASSERT_EQ(parser.load(json).get(doc), simdjson::SUCCESS) << "no JSON report for " << c.path;
   std::set<int> got;
-  for (simdjson::dom::element input : doc["inputs"].get_array())
-    for (simdjson::dom::element f : input["counts"].get_array()) got.insert(int(int64_t(f["code"])));
+  std::map<std::string, std::pair<std::string, std::set<int>>> per_operator;
+  for (simdjson::dom::element input : doc["inputs"].get_array()) {
+    std::string file{std::string_view(input["file"])};
+    auto& [verdict, codes] = per_operator[file];
+    verdict = std::string(std::string_view(input["verdict"]));
+    for (simdjson::dom::element f : input["counts"].get_array()) {
+      got.insert(int(int64_t(f["code"])));
+      codes.insert(int(int64_t(f["code"])));
+    }
+  }
   EXPECT_EQ(got, c.codes) << c.path << "\n" << r.out;
+  if (c.operators.empty()) return;
+  std::set<std::string> expected_names;
+  for (const ExpectedOperator& op : c.operators) {
+    std::string name = c.path + "#" + op.name;
+    expected_names.insert(name);
+    auto it = per_operator.find(name);
+    if (it == per_operator.end()) {
+      ADD_FAILURE() << "not reported: " << name;
+      continue;
+    }
+    EXPECT_EQ(it->second.first, op.verdict) << name;
+    EXPECT_EQ(it->second.second, op.codes) << name;
+  }
+  for (const auto& [name, outcome] : per_operator)
+    EXPECT_TRUE(expected_names.count(name)) << "reported but not expected: " << name;
 }
 
 // Every case that is a usable input: `check --dot` writes a graph Graphviz
@@ -153,7 +206,9 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
                                           (dir / "graph.dot").string(), c.args, c.path));
   ASSERT_EQ(r.status, c.exit) << r.out << r.err;
   bool any_task = read_all(json).find("\"tasks\":[{") != std::string::npos;
-  int graphs = 0;
+  // An input of several operators (an ST log) has a graph per operator;
+  // only those with findings that name tasks have highlights.
+  int graphs = 0, highlighted = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() != ".dot") continue;
     ++graphs;
@@ -161,12 +216,12 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
     EXPECT_EQ(run_shell(fmt::format("'{}' -Tsvg '{}' -o '{}' 2>'{}.err'", dot, e.path().string(), svg, svg)), 0)
         << e.path() << ": " << read_all(svg + ".err");
     EXPECT_GT(fs::file_size(svg), 100u);
-    if (any_task) {
-      EXPECT_NE(read_all(e.path().string()).find("penwidth=3"), std::string::npos)
-          << "the findings' tasks are not highlighted";
-    }
+    highlighted += read_all(e.path().string()).find("penwidth=3") != std::string::npos;
   }
   EXPECT_GE(graphs, 1);
+  if (any_task) {
+    EXPECT_GE(highlighted, 1) << "the findings' tasks are not highlighted";
+  }
   fs::remove_all(dir);
 }
 

@@ -131,14 +131,18 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
     } else {
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     }
-    if (opt.stages & kStageSemantic) {
+    if (!(opt.stages & kStageSemantic)) {
+      sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
+    } else if (!trace.op.known) {
+      sink.add(setting_warning(
+          "Stage SemanticCheck skipped: the operator parameters are unknown (ST log without --op or a "
+          "sidecar CASE.op.json / LOG.op.json, stlog.md \u00a76)."));
+    } else {
       SemanticStats ss;
       timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });
       res.stats.push_back(fmt::format("semantic: {} data tasks, {} segments, {} contribution sets, {} unions "
                                       "({} from the memo)",
                                       ss.data_tasks, ss.segments, ss.sets, ss.unions, ss.memo_hits));
-    } else {
-      sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
     }
   }
   res.stats.push_back(fmt::format("graph: {} sync keys, {} pairs, {} explicit edges, complete={}",

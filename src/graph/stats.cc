@@ -40,9 +40,10 @@ TraceStats compute_stats(const Trace& t, const TaskGraph& g) {
 }
 
 std::string format_stats(const Trace& t, const TraceStats& s) {
-  std::string out = fmt::format("operator : {} ranks={} dataType={}", name(t.op.type), s.ranks,
-                                name(t.op.data_type));
-  if (op_has_count(t.op.type)) out += fmt::format(" count={}", t.op.count);
+  std::string out = t.op.known ? fmt::format("operator : {} ranks={} dataType={}", name(t.op.type), s.ranks,
+                                             name(t.op.data_type))
+                               : fmt::format("operator : unknown (no operator parameters) ranks={}", s.ranks);
+  if (t.op.known && op_has_count(t.op.type)) out += fmt::format(" count={}", t.op.count);
   if (!t.name.empty()) out += fmt::format(" name=\"{}\"", t.name);
   out += "\n";
   out += fmt::format("streams  : {} ({} main, {} slave)\n", s.streams, s.streams - s.slave_streams,

@@ -234,9 +234,10 @@ std::string html_report_data(const Trace& t, const TaskGraph& g, const CheckResu
   std::string out = "{";
   out += fmt::format("\"file\":{},\"verdict\":\"{}\",\"summary\":{},\"operator\":{},", json_quote(r.input),
                      r.pass ? "PASS" : "FAIL", json_quote(summary_line(r)),
-                     json_quote(fmt::format("{}, {} ranks, {} \u00d7 {}{}", name(t.op.type), t.op.ranks,
-                                            name(t.op.data_type), t.op.count,
-                                            t.op.in_place ? ", in place" : "")));
+                     json_quote(t.op.known ? fmt::format("{}, {} ranks, {} \u00d7 {}{}", name(t.op.type), t.op.ranks,
+                                                         name(t.op.data_type), t.op.count,
+                                                         t.op.in_place ? ", in place" : "")
+                                           : fmt::format("operator unknown, {} ranks", t.op.ranks)));
   out += fmt::format("\"totalTasks\":{},\"note\":{},\"executedCols\":{},\"executedDepthCols\":{},"
                      "\"complete\":{},",
                      t.tasks.size(), json_quote(sel.note), sel.executed_cols, sel.executed_depth_cols,

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 
+#include "io/carried_findings.h"
 #include "io/line_reader.h"
 #include "io/trace_header.h"
 #include "model/describe.h"
@@ -44,8 +47,11 @@ class JsonlParser {
   std::string slice(element e, std::string_view what, u32& index);
   std::string group_srcs(element e, std::string_view what, Group& g);
   std::string data_groups(element e, Task& t, bool batch, bool reduce);
+  std::string notify_names(element e);
+  std::string finish_findings(const std::vector<u32>& new_id);
 
   ReadTrace out_;
+  std::vector<CarriedFinding> carried_;  // header "importFindings"
   u64 line_ = 0;
 };
 
@@ -80,15 +86,62 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
   std::vector<u32> new_id;
   std::string what = finalize_trace(t, &new_id);
   if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
-  for (Finding& f : out_.findings)
-    for (u32& task : f.tasks) task = new_id[task];
+  what = finish_findings(new_id);
+  if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
   return std::move(out_);
 }
 
+// The header's carried import findings come first. A carried 101 or 111
+// names a record its importer could not turn into a node; the converted
+// trace keeps it as an UNKNOWN task, for which the reader's own 101 would
+// report the same thing twice.
+std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
+  for (Finding& f : out_.findings)
+    for (u32& task : f.tasks) task = new_id[task];
+  if (carried_.empty()) return {};
+  std::vector<Finding> all;
+  std::string err = resolve_carried_findings(out_.trace, carried_, all);
+  if (!err.empty()) return err;
+  std::vector<u32> stand_in;
+  for (const Finding& f : all)
+    if (f.code == 101 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
+  std::sort(stand_in.begin(), stand_in.end());
+  for (Finding& f : out_.findings) {
+    bool covered = f.code == 101 && f.tasks.size() == 1 &&
+                   std::binary_search(stand_in.begin(), stand_in.end(), f.tasks[0]);
+    if (!covered) all.push_back(std::move(f));
+  }
+  out_.findings = std::move(all);
+  return {};
+}
+
+std::string JsonlParser::notify_names(element e) {
+  simdjson::dom::object o;
+  if (e.get_object().get(o)) return "\"notifyNames\" must be an object";
+  auto& names = out_.trace.notify_names;
+  for (auto [k, v] : o) {
+    u64 id = 0;
+    auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), id);
+    if (ec != std::errc() || p != k.data() + k.size() || k.empty() || id > 0xffffffffu)
+      return fmt::format("\"notifyNames\" key \"{}\" must be a notify id", k);
+    std::string_view s;
+    std::string err = get_string(v, "notifyNames", s);
+    if (!err.empty()) return err;
+    names.emplace_back(static_cast<u32>(id), std::string(s));
+  }
+  std::sort(names.begin(), names.end());
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (names[i].first == names[i - 1].first)
+      return fmt::format("\"notifyNames\" names notify id {} twice", names[i].first);
+  return {};
+}
+
 std::string JsonlParser::header(element e) {
-  JsonField format, version, op, buffers, rank_buffers, name;
+  JsonField format, version, op, buffers, rank_buffers, name, names, carried;
   for (auto [k, v] : as_object(e)) {
     if (k == "format") format = v;
+    else if (k == "notifyNames") names = v;
+    else if (k == "importFindings") carried = v;
     else if (k == "version") version = v;
     else if (k == "op") op = v;
     else if (k == "buffers") buffers = v;
@@ -120,6 +173,8 @@ std::string JsonlParser::header(element e) {
     if (!(err = get_string(name, "name", s)).empty()) return err;
     t.name = std::string(s);
   }
+  if (names.is_valid() && !(err = notify_names(names)).empty()) return err;
+  if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
   return {};
 }
 
@@ -226,9 +281,10 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
 }
 
 std::string JsonlParser::task(element e) {
-  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank;
+  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag;
   for (auto [k, v] : as_object(e)) {
     if (k == "rank") rank = v;
+    else if (k == "tag") tag = v;
     else if (k == "stream") stream = v;
     else if (k == "type") type = v;
     else if (k == "link") link = v;
@@ -260,6 +316,17 @@ std::string JsonlParser::task(element e) {
     auto lk = parse_link(l);
     if (!lk) return fmt::format("unknown link \"{}\" (SDMA, RDMA, CCU, LOCAL)", l);
     task.link = *lk;
+  }
+  if (tag.is_valid()) {
+    std::string_view g;
+    if (!(err = get_string(tag, "tag", g)).empty()) return err;
+    auto it = std::find(t.tags.begin(), t.tags.end(), g);
+    if (it == t.tags.end()) {
+      if (t.tags.size() >= 255) return "more than 255 distinct \"tag\" values";
+      t.tags.emplace_back(g);
+      it = t.tags.end() - 1;
+    }
+    task.tag = static_cast<u8>(it - t.tags.begin() + 1);
   }
   if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
   auto tt = parse_task_type(s);

@@ -15,6 +15,10 @@ struct ReadTrace {
   Trace trace;
   // Findings the reader itself raises (101 for an unknown task type).
   std::vector<Finding> findings;
+  // Lines an importer keeps for the user that are not findings (an ST log's
+  // reference-checker error lines, stlog.md §7); `convert` writes them as
+  // comments.
+  std::vector<std::string> notes;
 };
 
 // Reads and finalizes a trace. `display` is the name used in messages.

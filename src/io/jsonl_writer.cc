@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 
+#include "io/carried_findings.h"
 #include "io/report_json.h"
 
 namespace cc {
@@ -21,6 +22,10 @@ void append_u64_array(std::string& out, const u64* v, std::size_t n) {
 
 void append_op(std::string& out, const Op& op) {
   auto it = std::back_inserter(out);
+  if (!op.known) {
+    fmt::format_to(it, "{{\"type\":\"Unknown\",\"ranks\":{}}}", op.ranks);
+    return;
+  }
   fmt::format_to(it, "{{\"type\":\"{}\",\"ranks\":{},\"dataType\":\"{}\"", name(op.type), op.ranks,
                  name(op.data_type));
   if (op_has_count(op.type)) fmt::format_to(it, ",\"count\":{}", op.count);
@@ -61,7 +66,7 @@ void append_slice(std::string& out, const Trace& t, const Slice& s) {
 
 }  // namespace
 
-std::string jsonl_header(const Trace& t) {
+std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
   std::string out = "{\"format\":\"collcheck-trace\",\"version\":1";
   if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
   out += ",\"op\":";
@@ -94,6 +99,13 @@ std::string jsonl_header(const Trace& t) {
     }
     out += '}';
   }
+  if (!t.notify_names.empty()) {
+    out += ",\"notifyNames\":{";
+    for (std::size_t i = 0; i < t.notify_names.size(); ++i)
+      out += fmt::format("{}\"{}\":{}", i ? "," : "", t.notify_names[i].first, json_quote(t.notify_names[i].second));
+    out += '}';
+  }
+  if (!carried.empty()) out += ",\"importFindings\":" + carried_findings_json(t, carried);
   out += "}\n";
   return out;
 }
@@ -151,8 +163,9 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
         }
         out += ']';
       }
-      if (k.data_type != t.op.data_type) fmt::format_to(it, ",\"dataType\":\"{}\"", name(k.data_type));
-      if (k.reduce_op != t.op.reduce_op || !op_reduces(t.op.type))
+      if (k.data_type != t.op.data_type || !t.op.known)
+        fmt::format_to(it, ",\"dataType\":\"{}\"", name(k.data_type));
+      if (k.reduce_op != t.op.reduce_op || !op_reduces(t.op.type) || !t.op.known)
         fmt::format_to(it, ",\"reduceOp\":\"{}\"", name(k.reduce_op));
       break;
     }
@@ -167,6 +180,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       break;
   }
   if (k.link != Link::NONE) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
+  if (k.tag) out += ",\"tag\":" + json_quote(t.tag_of(k));
   out += "}\n";
 }
 
@@ -176,8 +190,8 @@ std::string jsonl_task(const Trace& t, u32 id) {
   return out;
 }
 
-std::string write_jsonl(const Trace& t, std::FILE* f) {
-  std::string buf = jsonl_header(t);
+std::string write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
+  std::string buf = jsonl_header(t, carried);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     append_jsonl_task(t, id, buf);
     if (buf.size() > (1u << 20)) {
@@ -189,16 +203,16 @@ std::string write_jsonl(const Trace& t, std::FILE* f) {
   return {};
 }
 
-std::string write_jsonl_file(const Trace& t, const std::string& path) {
+std::string write_jsonl_file(const Trace& t, const std::string& path, const std::vector<Finding>& carried) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-  std::string err = write_jsonl(t, f);
+  std::string err = write_jsonl(t, f, carried);
   if (std::fclose(f) != 0 && err.empty()) err = std::strerror(errno);
   return err.empty() ? err : fmt::format("cannot write {}: {}", path, err);
 }
 
-std::string to_jsonl(const Trace& t) {
-  std::string out = jsonl_header(t);
+std::string to_jsonl(const Trace& t, const std::vector<Finding>& carried) {
+  std::string out = jsonl_header(t, carried);
   for (u32 id = 0; id < t.tasks.size(); ++id) append_jsonl_task(t, id, out);
   return out;
 }

@@ -4,20 +4,23 @@
 #include <cstdio>
 #include <string>
 
+#include "model/finding.h"
 #include "model/trace.h"
 
 namespace cc {
 
-// The header line (with its newline).
-std::string jsonl_header(const Trace& trace);
+// The header line (with its newline). `carried`: findings an importer raised
+// that the trace must carry ("importFindings", io/carried_findings.h).
+std::string jsonl_header(const Trace& trace, const std::vector<Finding>& carried = {});
 // One task line (with its newline).
 std::string jsonl_task(const Trace& trace, u32 task);
 // Appends the task line to `out` (the fast path for large traces).
 void append_jsonl_task(const Trace& trace, u32 task, std::string& out);
 
 // Writes the whole trace, streams one after another. Returns "" or an error.
-std::string write_jsonl(const Trace& trace, std::FILE* f);
-std::string write_jsonl_file(const Trace& trace, const std::string& path);
-std::string to_jsonl(const Trace& trace);
+std::string write_jsonl(const Trace& trace, std::FILE* f, const std::vector<Finding>& carried = {});
+std::string write_jsonl_file(const Trace& trace, const std::string& path,
+                             const std::vector<Finding>& carried = {});
+std::string to_jsonl(const Trace& trace, const std::vector<Finding>& carried = {});
 
 }  // namespace cc

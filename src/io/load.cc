@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io/hcclvm_db.h"
+#include "io/stlog_reader.h"
 
 namespace cc {
 
@@ -51,10 +52,14 @@ Result<std::vector<LoadedCase>> load_file(const std::string& path, const LoadOpt
       cases.push_back({path, std::move(r.value())});
       return cases;
     }
+    case InputFormat::StLog: {
+      Result<std::vector<StLogCase>> r = read_stlog_file(path, StLogOptions{opt.op, opt.case_glob});
+      if (!r) return r.error();
+      for (StLogCase& c : r.value()) cases.push_back({path + "#" + c.name, std::move(c.read)});
+      return cases;
+    }
     case InputFormat::HcclVmDb:
       return read_hcclvm_db(path, opt);
-    case InputFormat::StLog:
-      return Error{fmt::format("{}: {} input is not supported by this build", path, format_name(f))};
     case InputFormat::Unknown:
       break;
   }

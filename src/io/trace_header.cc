@@ -102,9 +102,13 @@ std::string parse_op(element e, Op& op) {
   std::string err;
   if (!type.is_valid()) return missing("type");
   if (!(err = get_string(type, "type", s)).empty()) return err;
+  // "Unknown": only the rank count is known (a converted ST log without
+  // operator parameters, stlog.md §6); the semantic stage is skipped.
+  bool known = s != "Unknown";
   auto t = parse_op_type(s);
-  if (!t) return fmt::format("unknown operator \"{}\"", s);
-  op.type = *t;
+  if (!t && known) return fmt::format("unknown operator \"{}\"", s);
+  if (t) op.type = *t;
+  op.known = known;
 
   if (!ranks.is_valid()) return missing("ranks");
   u64 n = 0;
@@ -113,6 +117,7 @@ std::string parse_op(element e, Op& op) {
   if (n > kMaxRanks)
     return fmt::format("\"ranks\" {} is more than collcheck supports ({})", n, kMaxRanks);
   op.ranks = static_cast<u32>(n);
+  if (!known) return {};
 
   if (!dtype.is_valid()) return missing("dataType");
   if (!(err = get_string(dtype, "dataType", s)).empty()) return err;

@@ -74,7 +74,9 @@ std::string describe_sync(const Trace& t, u32 task) {
     return fmt::format("{}(ccu {}die {} cke {} mask {:#x}{})", name(k.type), where, n.die, n.cke, n.mask,
                        n.kind == CcuNodeKind::Blocked ? ", never satisfied" : "");
   }
-  return fmt::format("{}({}\u2192{} #{})", name(k.type), record_rank(k), wait_rank(k), k.notify);
+  std::string_view key = t.notify_name(k.notify);
+  return fmt::format("{}({}\u2192{} #{}{}{})", name(k.type), record_rank(k), wait_rank(k), k.notify,
+                     key.empty() ? "" : " ", key);
 }
 
 std::string describe_ccu_suffix(const Trace& t, u32 task) {
@@ -136,7 +138,7 @@ std::string describe_task(const Trace& t, u32 task) {
     case TaskType::RECORD:
     case TaskType::WAIT:
       return describe_sync(t, task) + (k.link != Link::NONE ? fmt::format(" link={}", name(k.link)) : "") +
-             describe_ccu_suffix(t, task);
+             (k.tag ? fmt::format(" tag={}", t.tag_of(k)) : "") + describe_ccu_suffix(t, task);
     case TaskType::UNKNOWN:
       return "unknown task";
     case TaskType::CCU_GRAPH:

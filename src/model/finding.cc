@@ -17,6 +17,12 @@ std::string_view name(StageTag s) {
   return "";
 }
 
+std::optional<StageTag> parse_stage_tag(std::string_view s) {
+  for (u8 i = 0; i <= static_cast<u8>(StageTag::Runtime); ++i)
+    if (name(static_cast<StageTag>(i)) == s) return static_cast<StageTag>(i);
+  return std::nullopt;
+}
+
 std::string_view code_name(u16 code) {
   switch (code) {
     case 101: return "GRAPH_TRANSLATE_FAILED";

@@ -1,6 +1,7 @@
 // A finding: one error or warning with its code, message and the tasks it is about.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ enum class StageTag : u8 {
 };
 
 std::string_view name(StageTag s);
+std::optional<StageTag> parse_stage_tag(std::string_view s);
 
 // A task as reports name it: rank/stream/index and its source line.
 struct TaskRef {

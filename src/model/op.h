@@ -32,6 +32,10 @@ struct Op {
   std::vector<u64> send_counts;  // AllToAllV: n*n, row-major [i*n+j] = i sends to j
   std::vector<SendRecvItem> items;
   bool in_place = false;
+  // False when only `ranks` is known: an ST log checked without operator
+  // parameters (stlog.md §6). INPUT and OUTPUT then have no implied size and
+  // the semantic stage is skipped (902). Written as {"type":"Unknown"}.
+  bool known = true;
 
   u64 elem_size() const { return size_of(data_type); }
 };

@@ -23,7 +23,7 @@ u64 Trace::buffer_size(u32 rank, BufId buf) const {
   if (buf < sizes.declared.size() && sizes.declared[buf] != BufferSizes::kUndeclared)
     return sizes.declared[buf];
   if (buf != kInput && buf != kOutput) return BufferSizes::kUndeclared;
-  if (rank >= op.ranks) return BufferSizes::kUndeclared;
+  if (rank >= op.ranks || !op.known) return BufferSizes::kUndeclared;
   bool in = buf == kInput;
   if (op.in_place) in = true;  // OUTPUT is INPUT; readers map it, but be safe
   const BufferSizes& s = sizes;
@@ -36,6 +36,12 @@ u64 Trace::buffer_size(u32 rank, BufId buf) const {
   }
   if (s.by_root && rank == op.root) return in ? s.input_root : s.output_root;
   return in ? s.input_all : s.output_all;
+}
+
+std::string_view Trace::notify_name(u32 id) const {
+  auto it = std::lower_bound(notify_names.begin(), notify_names.end(), id,
+                             [](const std::pair<u32, std::string>& e, u32 v) { return e.first < v; });
+  return it != notify_names.end() && it->first == id ? std::string_view(it->second) : std::string_view();
 }
 
 u32 Trace::stream_of(u32 task) const {

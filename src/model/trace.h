@@ -70,6 +70,10 @@ struct Task {
   ReduceOp reduce_op = ReduceOp::SUM;   // reduces: the operator
   Link link = Link::NONE;
   u8 flags = 0;
+  // How the source format labelled the task where the model has no field
+  // for it (an ST log's "originated tag"): 1-based index into Trace::tags,
+  // 0 = none. Informational: reports and writers print it, no check reads it.
+  u8 tag = 0;
   u32 rank = 0;
   u32 stream = 0;  // stream id as written in the file
   u32 index = 0;   // position within the stream, from 0
@@ -128,6 +132,18 @@ struct Trace {
   // An importer decided this operator is not checked (never synchronised,
   // or refused: its findings say why); run_checks then runs no stage.
   bool unchecked = false;
+  // Names an importer gives the notify ids it interned (an ST log's
+  // (notifyType, link, topic) tuples, stlog.md §5.3), sorted by id, and the
+  // labels Task::tag refers to. Informational, like Task::tag.
+  std::vector<std::pair<u32, std::string>> notify_names;
+  std::vector<std::string> tags;
+
+  // The name of notify id `id` ("" if none).
+  std::string_view notify_name(u32 id) const;
+  // The label of a task ("" if none).
+  std::string_view tag_of(const Task& k) const {
+    return k.tag && k.tag <= tags.size() ? std::string_view(tags[k.tag - 1]) : std::string_view();
+  }
 
   // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
   u64 buffer_size(u32 rank, BufId buf) const;
