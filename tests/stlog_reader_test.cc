@@ -506,7 +506,9 @@ TEST(StLogParams, UndeclaredBuffersGetTheirFurthestUseAnd902) {
   // INPUT and OUTPUT come from the operator: a slice past them is 201.
   std::string past = gtest("S.a", dump({Queues{{copy(ds("INPUT", 0, 65), ds("OUTPUT", 0, 65))}}}));
   auto p = read_ok(past, R"({"type":"AllReduce","ranks":1,"dataType":"INT8","count":64})");
-  EXPECT_EQ(codes(p[0]), std::vector<u16>{201});
+  std::vector<u16> c = codes(p[0]);
+  EXPECT_NE(std::find(c.begin(), c.end(), 201), c.end());
+  EXPECT_EQ(std::find(c.begin(), c.end(), 902), c.end());
   // Without parameters, INPUT and OUTPUT are inferred too.
   auto none = read_ok(past);
   EXPECT_EQ(none[0].read.findings.size(), 2u);

@@ -273,6 +273,18 @@ def suite():
     cases.append(("StDemo.two_checks", [ag, extra], [("PASS", []), ("FAIL", [103])]))
     # A parameterized test: its CASE sidecar overrides the log's sidecar.
     cases.append(("AllGatherSuite/StParam.ring/0", [ag], [("PASS", [])]))
+    # Semantic failures (stage 5): rank 1 pushes its block onto rank 0's own
+    # slot; rank 1 copies the peer's input over its own instead of adding it;
+    # rank 0 reduces into an OUTPUT nothing filled yet.
+    cases.append(("StDemo.wrong_slot_406_407",
+                  [replace(ag, 1, 0, 2, write(0, ds("INPUT", 0, D), ds("OUTPUT", 0, D)))],
+                  [("FAIL", [406, 407])]))
+    arr = allreduce2_read_reduce()
+    cases.append(("StDemo.copy_not_reduce_409",
+                  [replace(arr, 1, 0, 3, read(0, ds("OUTPUT", 0, D), ds("INPUT", 0, D), "RDMA"))],
+                  [("FAIL", [409])]))
+    alr = allreduce2_local_reduce()
+    cases.append(("StDemo.reduce_into_empty_401_403_409", [delete(alr, 0, 0, 0)], [("FAIL", [401, 403, 409])]))
     # No parameters anywhere: the semantic stage is skipped, bounds inferred.
     cases.append(("StDemo.no_parameters", [ag], [("PASS", [902])]))
 
@@ -302,6 +314,10 @@ def suite():
         op = {"AllGather": AG2}
         if name.startswith("StDemo.allreduce_batch"):
             params.append({"test": name, "op": AR3, "buffers": {"SCRATCH": 2 * D}})
+        elif name == "StDemo.copy_not_reduce_409":
+            params.append({"test": name, "op": AR2})
+        elif name == "StDemo.reduce_into_empty_401_403_409":
+            params.append({"test": name, "op": AR2, "buffers": {"OUTPUT_CCL": D}})
         elif name.startswith("StDemo.allreduce_local"):
             params.append({"test": name, "dump": 0, "op": AR2, "buffers": {"OUTPUT_CCL": D}})
         elif name.startswith("StDemo.allreduce"):
