@@ -2,10 +2,18 @@
 // lengths and counts, and random bytes.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "hcclvm_fixture.h"
 #include "io/hcclvm_blobs.h"
+#include "io/hcclvm_db.h"
+#include "test_util.h"
 
 namespace cc::hcclvm {
 namespace {
@@ -160,6 +168,52 @@ TEST(HcclvmBlobs, RandomBytesNeverBreakTheDecoders) {
       EXPECT_EQ(b.size(), 4 + 8 * std::size_t{n} * n);
     }
     decode_batch_items(bytes(b), why);
+  }
+}
+
+// The committed seed corpus of fuzz_hcclvm_blobs is what the fixture
+// builder writes; COLLCHECK_WRITE_SEEDS=1 rewrites it.
+TEST(HcclvmFuzzSeeds, UpToDate) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(test::source_dir()) / "tests" / "fuzz" / "seeds" / "fuzz_hcclvm_blobs";
+  const char* w = std::getenv("COLLCHECK_WRITE_SEEDS");
+  bool write = w && std::string(w) == "1";
+  if (write) fs::create_directories(dir);
+  auto seeds = test::vm::fuzz_seeds();
+  for (const auto& [name, data] : seeds) {
+    fs::path p = dir / name;
+    if (write) {
+      std::ofstream(p, std::ios::binary) << data;
+      continue;
+    }
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(ss.str(), data) << p << " is stale: rerun with COLLCHECK_WRITE_SEEDS=1";
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, seeds.size()) << "seed files that the builder no longer writes";
+}
+
+// The byte form keeps what the fuzz target needs: a seed reads back as a
+// database whose cases are those of the fixture it came from.
+TEST(HcclvmFuzzSeeds, ByteFormReadsBack) {
+  for (const auto& [name, data] : test::vm::fuzz_seeds()) {
+    test::vm::Fixture f = test::vm::parse_fixture(reinterpret_cast<const u8*>(data.data()), data.size());
+    EXPECT_EQ(test::vm::serialize_fixture(f), data) << name;
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+    ASSERT_EQ(test::vm::write_fixture(f, db), "") << name;
+    auto cases = read_hcclvm_handle(db, "seed.db", LoadOptions{});
+    sqlite3_close(db);
+    if (name == "short_meta") {
+      EXPECT_FALSE(cases.ok());
+      continue;
+    }
+    ASSERT_TRUE(cases.ok()) << name << ": " << cases.error().message;
+    EXPECT_EQ(cases->size(), name == "two_windows" ? 2u : 1u) << name;
+    EXPECT_EQ(cases->front().name, "seed.db#w0-op0");
   }
 }
 

@@ -177,12 +177,13 @@ class Writer {
     const Blob* blob = nullptr;
   };
   bool insert(const std::string& sql, std::initializer_list<Value> values) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+    sqlite3_stmt*& st = statements_[sql];  // prepared once per text
+    if (!st && sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
       error_ = fmt::format("{}: {}", sql, sqlite3_errmsg(db_));
-      sqlite3_finalize(st);
       return false;
     }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
     int i = 1;
     for (const Value& v : values) {
       if (!v.is_blob) sqlite3_bind_int64(st, i, v.integer);
@@ -192,14 +193,19 @@ class Writer {
     }
     bool ok = sqlite3_step(st) == SQLITE_DONE;
     if (!ok) error_ = fmt::format("{}: {}", sql, sqlite3_errmsg(db_));
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return ok;
+  }
+
+  ~Writer() {
+    for (auto& [sql, st] : statements_) sqlite3_finalize(st);
   }
 
   std::string error_;
 
  private:
   sqlite3* db_;
+  std::map<std::string, sqlite3_stmt*> statements_;
 };
 
 Writer::Value I(u64 v) { return {false, static_cast<i64>(v), nullptr}; }  // u64 bit for bit

@@ -123,6 +123,7 @@ class Importer {
                                              g.name(), g.members.size()))};
       auto it = tasks_.find(m->id);
       tr.member(*m, it == tasks_.end() ? kNoRows : it->second);
+      if (it != tasks_.end()) tasks_.erase(it);  // translated: the rows are not needed again
     }
     infer_peers(t, tr.syncs(), opt_.recorded_peers, rt.findings);
     std::string err = fill_ccu(db_, ccu_, g, blocks, t, rt.findings);
