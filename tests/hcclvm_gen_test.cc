@@ -9,6 +9,8 @@
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "hcclvm_fixture.h"
+#include "io/hcclvm_blobs.h"
+#include "mutant_check.h"
 #include "test_util.h"
 
 namespace cc::test::vm {
@@ -169,6 +171,112 @@ TEST(HcclvmGenMutants, DatabaseAndTraceAgree) {
   EXPECT_GT(compared, 3 * mapped) << "too few mutants compared exactly";
   RecordProperty("compared", static_cast<int>(compared));
   RecordProperty("mapped_110", static_cast<int>(mapped));
+}
+
+// The faults of the issue, made in the rows of a 4-rank ring AllGather's
+// database (not in its trace): each gets its code.
+class HcclvmGenFaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string err;
+    base_ = from_trace(generate("ring", OpType::AllGather, 4), err);
+    ASSERT_EQ(err, "");
+  }
+
+  // Index of the n-th task row of `rank` whose decoded meta satisfies `pred`.
+  std::size_t row(u32 rank, const std::function<bool(const hcclvm::TaskMeta&)>& pred, u32 n = 0) {
+    auto& tasks = base_.ops.at(rank).tasks;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      std::string why;
+      auto m = hcclvm::decode_task_meta(hcclvm::Bytes(tasks[i].meta.data(), tasks[i].meta.size()), why);
+      if (m && pred(*m) && n-- == 0) return i;
+    }
+    ADD_FAILURE() << "no such row on rank " << rank;
+    return 0;
+  }
+
+  std::set<int> codes_of(const Fixture& f, const std::string& name) {
+    auto cases = import_fixture(f, name);
+    EXPECT_TRUE(cases.ok()) << cases.error().message;
+    if (!cases.ok() || cases->size() != 1) return {};
+    return codes(check_case(cases->front()));
+  }
+
+  Fixture base_;
+};
+
+bool is_copy(const hcclvm::TaskMeta& m) { return m.type == hcclvm::kMetaMemCpy; }
+
+TEST_F(HcclvmGenFaults, CorrectDatabasePasses) { EXPECT_EQ(codes_of(base_, "fault_none"), std::set<int>{}); }
+
+TEST_F(HcclvmGenFaults, MissingRecordDeadlocks) {
+  Fixture f = base_;
+  auto& t = f.ops[1].tasks;
+  t.erase(t.begin() + row(1, [](const hcclvm::TaskMeta& m) { return m.type == hcclvm::kMetaNotifyRecord; }));
+  std::set<int> c = codes_of(f, "fault_record");
+  EXPECT_TRUE(c.count(102)) << codes_text(c);
+}
+
+TEST_F(HcclvmGenFaults, MissingWaitRaces) {
+  Fixture f = base_;
+  auto& t = f.ops[1].tasks;
+  // The second WAIT of rank 1: rank 0's "data is in my CCL" before rank 1
+  // reads it.
+  t.erase(t.begin() + row(1, [](const hcclvm::TaskMeta& m) { return m.type == hcclvm::kMetaNotifyWait; }, 1));
+  std::set<int> c = codes_of(f, "fault_wait");
+  EXPECT_TRUE(c.count(302)) << codes_text(c);
+}
+
+TEST_F(HcclvmGenFaults, WrongSourceOffset) {
+  Fixture f = base_;
+  std::size_t i = row(2, [](const hcclvm::TaskMeta& m) { return is_copy(m) && m.src_rank != 2; });
+  Blob& b = f.ops[2].tasks[i].meta;
+  b[39] += 4;  // the source address one FP32 element further
+  std::set<int> c = codes_of(f, "fault_src");
+  if (semantic_stage_runs()) {
+    EXPECT_TRUE(c.count(406) || c.count(407) || c.count(408)) << codes_text(c);
+  }
+  EXPECT_FALSE(c.count(110) || c.count(112)) << codes_text(c);
+}
+
+TEST_F(HcclvmGenFaults, MissingFinalCopy) {
+  Fixture f = base_;
+  u64 out = f.ops[3].out_addr, end = out + f.ops[3].out_size;
+  u32 copies = 0;
+  auto into_output = [&](const hcclvm::TaskMeta& m) { return is_copy(m) && m.dst_addr >= out && m.dst_addr < end; };
+  for (const TaskFx& t : f.ops[3].tasks) {
+    std::string why;
+    auto m = hcclvm::decode_task_meta(hcclvm::Bytes(t.meta.data(), t.meta.size()), why);
+    copies += into_output(*m);
+  }
+  ASSERT_GT(copies, 0u);
+  auto& t = f.ops[3].tasks;
+  t.erase(t.begin() + row(3, into_output, copies - 1));
+  std::set<int> want = semantic_stage_runs() ? std::set<int>{406} : std::set<int>{};
+  EXPECT_EQ(codes_of(f, "fault_final"), want);
+}
+
+TEST_F(HcclvmGenFaults, AddressesOutsideOrOnAnotherRank) {
+  Fixture f = base_;
+  std::size_t i = row(0, is_copy);
+  Blob saved = f.ops[0].tasks[i].meta;
+  f.ops[0].tasks[i].meta[51 + 4] = 0xde;  // destination address in no block
+  EXPECT_EQ(codes_of(f, "fault_110"), (std::set<int>{110, 902}));
+  f.ops[0].tasks[i].meta = saved;
+  u32 dst_rank = f.ops[0].tasks[i].meta[47];
+  f.ops[0].tasks[i].meta[47] = static_cast<u8>((dst_rank + 1) % 4);  // names a rank the address is not on
+  EXPECT_EQ(codes_of(f, "fault_112"), std::set<int>{112});
+}
+
+TEST_F(HcclvmGenFaults, CorruptBlobIsExit2) {
+  Fixture f = base_;
+  f.ops[2].tasks[5].meta.resize(60);
+  auto cases = import_fixture(f, "fault_blob");
+  ASSERT_FALSE(cases.ok());
+  EXPECT_NE(cases.error().message.find(
+                "table opTask_P_5102 row 6 column opTaskMeta: blob is 60 bytes; a packed HcclTaskMetaData needs 155"),
+            std::string::npos)
+      << cases.error().message;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -180,6 +181,26 @@ TEST(HcclvmInput, MissingMemoryRowIsAnInputError) {
   Fixture f = allgather2();
   f.ops[1].mem_row = false;
   expect_error(f, "no_mem", "table opMemInfo column opDetailId: no row for opDetails row 2 (rank 1)");
+}
+
+TEST(HcclvmInput, RowsAreOrderedByTaskSeqThenId) {
+  // Rank 0's rows written in reverse: the order is taskSeq's (§3.4).
+  Fixture f = allgather2();
+  std::reverse(f.ops[0].tasks.begin(), f.ops[0].tasks.end());
+  Outcome o = run(f, "reversed");
+  ASSERT_EQ(o.error, "");
+  EXPECT_TRUE(o.result().pass);
+  EXPECT_EQ(o.trace().tasks[2].type, TaskType::RECORD);
+  // Equal taskSeq (host and device counters): ties in id order. Rank 1's
+  // RECORD and WAIT share seq 2, the WAIT written first: it comes first.
+  Fixture g = allgather2();
+  auto& t1 = g.ops[1].tasks;
+  t1[3].seq = 2;
+  std::swap(t1[2], t1[3]);
+  Outcome d = run(g, "tie");
+  EXPECT_EQ(d.trace().tasks[6].type, TaskType::WAIT);
+  EXPECT_EQ(d.trace().tasks[7].type, TaskType::RECORD);
+  EXPECT_TRUE(d.result().pass);
 }
 
 TEST(HcclvmInput, UnplaceableRecordsAre101) {
