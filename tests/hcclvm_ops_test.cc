@@ -298,6 +298,25 @@ TEST(HcclvmOps, CollectiveNeedsEveryRank) {
   expect_refused(run(f, "rank_outside"), 405, "rankId 2 is outside rankSize 2");
 }
 
+TEST(HcclvmOps, HostileRankSizes) {
+  // A million-rank AllToAllV claimed by two rows: refused before any
+  // matrix (8·N² bytes) is read or allocated.
+  Fixture f = fixture_of(a2av());
+  f.ops.pop_back();
+  for (OpFx& o : f.ops) o.rank_size = kMaxRanks;
+  expect_refused(run(f, "a2av_huge"), 405, "has 2 members");
+  for (OpFx& o : f.ops) o.rank_size = kMaxRanks + 1;
+  expect_refused(run(f, "a2av_huger"), 405, "rankSize 1048577 is not a communicator size");
+  // A send/receive pair of a million-rank communicator needs nothing per rank.
+  Op one = make_op(OpType::SendRecv, 2);
+  one.items = {{0, 1, 5}};
+  Fixture g = fixture_of(one);
+  for (OpFx& o : g.ops) o.rank_size = kMaxRanks;
+  Outcome p = run(g, "sendrecv_huge");
+  expect_pass(p);
+  EXPECT_EQ(p.trace().op.ranks, kMaxRanks);
+}
+
 TEST(HcclvmOps, CodesCollcheckDoesNotModel) {
   Fixture f = allgather2();
   for (OpFx& o : f.ops) o.detail = op_detail(55, 2, 0, 64);
