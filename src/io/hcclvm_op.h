@@ -26,6 +26,9 @@ struct GroupOp {
   std::vector<Finding> findings;
 };
 
+// Refuses the group: adds the finding to `out`, marks it refused; false.
+bool refuse_group(GroupOp& out, u16 code, std::string message, std::vector<std::string> details = {});
+
 // Builds the group's operator. Exit-2 problems (an opExtInfo blob that
 // does not decode) come back as the error.
 Result<GroupOp> assemble_op(Db& db, const OpGroup& group);
