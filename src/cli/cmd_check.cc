@@ -30,11 +30,36 @@ void print_error(const std::string& message) {
   std::fprintf(stderr, "collcheck: error: %s\n", message.c_str());
 }
 
+void add_input_options(CLI::App* c, InputArgs& a) {
+  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
+  c->add_option("--op", a.op, "operator parameters (JSON or file) for inputs without them");
+  c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
+  c->add_flag("--keep-stream-ids", a.keep_stream_ids,
+              "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
+  c->add_flag("--recorded-peers", a.recorded_peers,
+              "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
+}
+
+bool load_options(const InputArgs& a, LoadOptions& load) {
+  if (!a.format.empty()) {
+    load.format = parse_format(a.format);
+    if (load.format == InputFormat::Unknown) {
+      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
+      return false;
+    }
+  }
+  load.op = a.op;
+  load.case_glob = a.case_glob;
+  load.keep_stream_ids = a.keep_stream_ids;
+  load.recorded_peers = a.recorded_peers;
+  return true;
+}
+
 namespace {
 
-struct CheckArgs {
+struct CheckArgs : InputArgs {
   std::vector<std::string> inputs;
-  std::string json, dot, html, format, op, case_glob, stages;
+  std::string json, dot, html, stages;
   u32 max_errors = 20;
   bool all_pairs = false;
   unsigned jobs = 0;
@@ -109,17 +134,7 @@ int run_check(const CheckArgs& a) {
     }
   }
   LoadOptions load;
-  if (!a.format.empty()) {
-    load.format = parse_format(a.format);
-    if (load.format == InputFormat::Unknown) {
-      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
-      return 2;
-    }
-  }
-  load.op = a.op;
-  load.case_glob = a.case_glob;
-  load.keep_stream_ids = a.keep_stream_ids;
-  load.recorded_peers = a.recorded_peers;
+  if (!load_options(a, load)) return 2;
   Result<std::vector<std::string>> files = expand_inputs(a.inputs);
   if (!files) {
     print_error(files.error().message);
@@ -202,13 +217,7 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
   c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
   c->add_option("--html", a->html, "write the visual report, one self-contained HTML page (one input)");
-  c->add_option("--format", a->format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
-  c->add_option("--op", a->op, "operator parameters (JSON or file) for inputs without them");
-  c->add_option("--case", a->case_glob, "only the cases whose name matches this glob");
-  c->add_flag("--keep-stream-ids", a->keep_stream_ids,
-              "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
-  c->add_flag("--recorded-peers", a->recorded_peers,
-              "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
+  add_input_options(c, *a);
   c->add_option("--stages", a->stages, "run only these stages: graph,single,sync,mem,semantic");
   c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
       ->check(CLI::PositiveNumber);

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/load.h"
+
 namespace cc {
 
 // Adds a subcommand to `app`; the returned callback runs it after parsing.
@@ -14,8 +16,19 @@ CommandRun add_dot_command(CLI::App& app);
 CommandRun add_merge_command(CLI::App& app);
 CommandRun add_gen_command(CLI::App& app);
 CommandRun add_mutate_command(CLI::App& app);
+CommandRun add_convert_command(CLI::App& app);
 
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);
+
+// How inputs are read (--format, --op, --case, the HCCL VM flags): shared
+// by `check` and `convert`.
+struct InputArgs {
+  std::string format, op, case_glob;
+  bool keep_stream_ids = false, recorded_peers = false;
+};
+void add_input_options(CLI::App* c, InputArgs& a);
+// False, after printing the error, for an unknown --format.
+bool load_options(const InputArgs& a, LoadOptions& out);
 
 }  // namespace cc

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add(cc::add_merge_command);
   add(cc::add_gen_command);
   add(cc::add_mutate_command);
+  add(cc::add_convert_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -32,6 +32,30 @@ std::string carried_findings_json(const Trace& t, const std::vector<Finding>& fi
 
 namespace {
 
+std::string parse_position(element p, CarriedFinding::Position& pos) {
+  if (!p.is_object()) return "a task must be an object {\"rank\",\"stream\",\"index\"}";
+  JsonField r, st, i;
+  for (auto [k, v] : as_object(p)) {
+    if (k == "rank") r = v;
+    else if (k == "stream") st = v;
+    else if (k == "index") i = v;
+  }
+  if (!r.is_valid() || !st.is_valid() || !i.is_valid()) return "a task needs \"rank\", \"stream\" and \"index\"";
+  std::string err;
+  if (!(err = get_u64(r, "rank", pos.rank)).empty()) return err;
+  if (!(err = get_u64(st, "stream", pos.stream)).empty()) return err;
+  return get_u64(i, "index", pos.index);
+}
+
+// The task id at a position of the finalized trace, or kNone.
+u32 task_at(const Trace& t, const CarriedFinding::Position& p) {
+  auto it = std::lower_bound(t.streams.begin(), t.streams.end(), p, [](const Stream& s, const auto& q) {
+    return u64{s.rank} != q.rank ? u64{s.rank} < q.rank : u64{s.id} < q.stream;
+  });
+  if (it == t.streams.end() || it->rank != p.rank || it->id != p.stream || p.index >= it->task_count) return kNone;
+  return it->first_task + static_cast<u32>(p.index);
+}
+
 std::string parse_one(element e, CarriedFinding& c) {
   if (!e.is_object()) return "each of \"importFindings\" must be an object";
   JsonField code, name_, stage, severity, message, details, tasks;
@@ -82,19 +106,8 @@ std::string parse_one(element e, CarriedFinding& c) {
   if (tasks.is_valid()) {
     if (!tasks.is_array()) return "\"tasks\" must be an array";
     for (element p : as_array(tasks)) {
-      if (!p.is_object()) return "each of \"tasks\" must be an object {\"rank\",\"stream\",\"index\"}";
       CarriedFinding::Position pos;
-      JsonField r, st, i;
-      for (auto [k, v] : as_object(p)) {
-        if (k == "rank") r = v;
-        else if (k == "stream") st = v;
-        else if (k == "index") i = v;
-      }
-      if (!r.is_valid() || !st.is_valid() || !i.is_valid())
-        return "a task of an import finding needs \"rank\", \"stream\" and \"index\"";
-      if (!(err = get_u64(r, "rank", pos.rank)).empty()) return err;
-      if (!(err = get_u64(st, "stream", pos.stream)).empty()) return err;
-      if (!(err = get_u64(i, "index", pos.index)).empty()) return err;
+      if (!(err = parse_position(p, pos)).empty()) return err;
       c.positions.push_back(pos);
     }
   }
@@ -118,15 +131,51 @@ std::string resolve_carried_findings(const Trace& t, std::vector<CarriedFinding>
                                      std::vector<Finding>& out) {
   for (CarriedFinding& c : carried) {
     for (const CarriedFinding::Position& p : c.positions) {
-      auto it = std::lower_bound(t.streams.begin(), t.streams.end(), p, [](const Stream& s, const auto& q) {
-        return u64{s.rank} != q.rank ? u64{s.rank} < q.rank : u64{s.id} < q.stream;
-      });
-      if (it == t.streams.end() || it->rank != p.rank || it->id != p.stream || p.index >= it->task_count)
+      u32 id = task_at(t, p);
+      if (id == kNone)
         return fmt::format("\"importFindings\" names task {}/{}/{}, which the trace lacks", p.rank, p.stream,
                            p.index);
-      c.finding.tasks.push_back(it->first_task + static_cast<u32>(p.index));
+      c.finding.tasks.push_back(id);
     }
     out.push_back(std::move(c.finding));
+  }
+  return {};
+}
+
+std::string task_notes_json(const Trace& t) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < t.task_notes.size(); ++i) {
+    const Task& k = t.tasks[t.task_notes[i].first];
+    out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"note\":{}}}", i ? "," : "", k.rank,
+                       k.stream, k.index, json_quote(t.task_notes[i].second));
+  }
+  return out + "]";
+}
+
+std::string parse_task_notes(element e, std::vector<CarriedFinding>& out) {
+  if (!e.is_array()) return "\"taskNotes\" must be an array";
+  for (element n : as_array(e)) {
+    CarriedFinding c;
+    CarriedFinding::Position pos;
+    std::string err = parse_position(n, pos);
+    if (!err.empty()) return "\"taskNotes\": " + err;
+    std::string_view note;
+    element v;
+    if (n["note"].get(v) || !(err = get_string(v, "note", note)).empty()) return "a task note needs \"note\"";
+    c.positions.push_back(pos);
+    c.finding.message = std::string(note);
+    out.push_back(std::move(c));
+  }
+  return {};
+}
+
+std::string resolve_task_notes(Trace& t, std::vector<CarriedFinding>& notes) {
+  for (CarriedFinding& c : notes) {
+    u32 id = task_at(t, c.positions[0]);
+    if (id == kNone)
+      return fmt::format("\"taskNotes\" names task {}/{}/{}, which the trace lacks", c.positions[0].rank,
+                         c.positions[0].stream, c.positions[0].index);
+    t.task_notes.emplace_back(id, std::move(c.finding.message));
   }
   return {};
 }

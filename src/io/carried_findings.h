@@ -34,4 +34,10 @@ std::string parse_carried_findings(simdjson::dom::element e, std::vector<Carried
 std::string resolve_carried_findings(const Trace& trace, std::vector<CarriedFinding>& carried,
                                      std::vector<Finding>& out);
 
+// Trace::task_notes the same way ("taskNotes": [{"rank","stream","index","note"}]).
+std::string task_notes_json(const Trace& trace);
+std::string parse_task_notes(simdjson::dom::element e, std::vector<CarriedFinding>& out);
+// Resolves and stores them in trace.task_notes.
+std::string resolve_task_notes(Trace& trace, std::vector<CarriedFinding>& notes);
+
 }  // namespace cc

@@ -52,6 +52,7 @@ class JsonlParser {
 
   ReadTrace out_;
   std::vector<CarriedFinding> carried_;  // header "importFindings"
+  std::vector<CarriedFinding> notes_;    // header "taskNotes"
   u64 line_ = 0;
 };
 
@@ -98,9 +99,11 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
 std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   for (Finding& f : out_.findings)
     for (u32& task : f.tasks) task = new_id[task];
+  std::string err = resolve_task_notes(out_.trace, notes_);
+  if (!err.empty()) return err;
   if (carried_.empty()) return {};
   std::vector<Finding> all;
-  std::string err = resolve_carried_findings(out_.trace, carried_, all);
+  err = resolve_carried_findings(out_.trace, carried_, all);
   if (!err.empty()) return err;
   std::vector<u32> stand_in;
   for (const Finding& f : all)
@@ -137,9 +140,11 @@ std::string JsonlParser::notify_names(element e) {
 }
 
 std::string JsonlParser::header(element e) {
-  JsonField format, version, op, buffers, rank_buffers, name, names, carried;
+  JsonField format, version, op, buffers, rank_buffers, name, names, carried, notes, unchecked;
   for (auto [k, v] : as_object(e)) {
     if (k == "format") format = v;
+    else if (k == "taskNotes") notes = v;
+    else if (k == "unchecked") unchecked = v;
     else if (k == "notifyNames") names = v;
     else if (k == "importFindings") carried = v;
     else if (k == "version") version = v;
@@ -175,6 +180,8 @@ std::string JsonlParser::header(element e) {
   }
   if (names.is_valid() && !(err = notify_names(names)).empty()) return err;
   if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
+  if (notes.is_valid() && !(err = parse_task_notes(notes, notes_)).empty()) return err;
+  if (unchecked.is_valid() && unchecked.get_bool().get(t.unchecked)) return "\"unchecked\" must be true or false";
   return {};
 }
 
@@ -320,21 +327,17 @@ std::string JsonlParser::task(element e) {
   if (tag.is_valid()) {
     std::string_view g;
     if (!(err = get_string(tag, "tag", g)).empty()) return err;
-    auto it = std::find(t.tags.begin(), t.tags.end(), g);
-    if (it == t.tags.end()) {
-      if (t.tags.size() >= 255) return "more than 255 distinct \"tag\" values";
-      t.tags.emplace_back(g);
-      it = t.tags.end() - 1;
-    }
-    task.tag = static_cast<u8>(it - t.tags.begin() + 1);
+    task.tag = t.intern_tag(g);
   }
   if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
   auto tt = parse_task_type(s);
   if (!tt) {
     task.type = TaskType::UNKNOWN;
+    if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);
     Finding f = make_finding(101, StageTag::GenGraph,
-                             fmt::format("Unknown task type \"{}\": the record cannot become a node.", s));
+                             fmt::format("Unknown task type \"{}\": the record cannot become a node.",
+                                         s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
     f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
     out_.findings.push_back(std::move(f));
     return {};

@@ -66,17 +66,18 @@ void append_slice(std::string& out, const Trace& t, const Slice& s) {
 
 }  // namespace
 
-std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
-  std::string out = "{\"format\":\"collcheck-trace\",\"version\":1";
-  if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
-  out += ",\"op\":";
-  append_op(out, t.op);
+std::string jsonl_op(const Op& op) {
+  std::string out;
+  append_op(out, op);
+  return out;
+}
+
+void append_buffer_sizes(std::string& out, const Trace& t, const std::vector<std::string>& names) {
   bool any = false;
-  for (std::size_t b = 0; b < t.sizes.declared.size(); ++b) {
-    if (t.sizes.declared[b] == BufferSizes::kUndeclared) continue;
+  for (std::size_t b = 0; b < t.sizes.declared.size() && b < names.size(); ++b) {
+    if (t.sizes.declared[b] == BufferSizes::kUndeclared || names[b].empty()) continue;
     out += any ? "," : ",\"buffers\":{";
-    fmt::format_to(std::back_inserter(out), "\"{}\":{}", t.buffers.name(static_cast<BufId>(b)),
-                   t.sizes.declared[b]);
+    fmt::format_to(std::back_inserter(out), "\"{}\":{}", names[b], t.sizes.declared[b]);
     any = true;
   }
   if (any) out += '}';
@@ -84,7 +85,7 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
     // Group by rank, in rank order, for stable output.
     std::map<u32, std::map<std::string, u64>> by_rank;
     for (auto [key, size] : t.sizes.per_rank)
-      by_rank[static_cast<u32>(key >> 16)][t.buffers.name(static_cast<BufId>(key & 0xffff))] = size;
+      if ((key & 0xffff) < names.size()) by_rank[static_cast<u32>(key >> 16)][names[key & 0xffff]] = size;
     out += ",\"rankBuffers\":{";
     bool first_rank = true;
     for (const auto& [rank, sizes] : by_rank) {
@@ -99,6 +100,14 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
     }
     out += '}';
   }
+}
+
+std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
+  std::string out = "{\"format\":\"collcheck-trace\",\"version\":1";
+  if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
+  out += ",\"op\":";
+  append_op(out, t.op);
+  append_buffer_sizes(out, t, t.buffers.names);
   if (!t.notify_names.empty()) {
     out += ",\"notifyNames\":{";
     for (std::size_t i = 0; i < t.notify_names.size(); ++i)
@@ -106,6 +115,8 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
     out += '}';
   }
   if (!carried.empty()) out += ",\"importFindings\":" + carried_findings_json(t, carried);
+  if (!t.task_notes.empty()) out += ",\"taskNotes\":" + task_notes_json(t);
+  if (t.unchecked) out += ",\"unchecked\":true";
   out += "}\n";
   return out;
 }
@@ -114,8 +125,11 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
   const Task& k = t.tasks[id];
   auto it = std::back_inserter(out);
   if (k.type == TaskType::UNKNOWN) {
-    // The original type name is lost; keep the position with a marker type.
-    fmt::format_to(it, "{{\"rank\":{},\"stream\":{},\"type\":\"UNKNOWN\"}}\n", k.rank, k.stream);
+    // A record that could not become a node: a marker type, with the name
+    // it had in its source (if known) as its tag.
+    fmt::format_to(it, "{{\"rank\":{},\"stream\":{},\"type\":\"UNKNOWN\"", k.rank, k.stream);
+    if (k.tag) out += ",\"tag\":" + json_quote(t.tag_of(k));
+    out += "}\n";
     return;
   }
   fmt::format_to(it, "{{\"rank\":{},\"stream\":{},\"type\":\"{}\"", k.rank, k.stream, name(k.type));

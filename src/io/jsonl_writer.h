@@ -12,6 +12,11 @@ namespace cc {
 // The header line (with its newline). `carried`: findings an importer raised
 // that the trace must carry ("importFindings", io/carried_findings.h).
 std::string jsonl_header(const Trace& trace, const std::vector<Finding>& carried = {});
+// The "op" object of a header.
+std::string jsonl_op(const Op& op);
+// `,"buffers":{...},"rankBuffers":{...}` of the declared sizes, each buffer
+// written as names[BufId] (skipped when "").
+void append_buffer_sizes(std::string& out, const Trace& trace, const std::vector<std::string>& names);
 // One task line (with its newline).
 std::string jsonl_task(const Trace& trace, u32 task);
 // Appends the task line to `out` (the fast path for large traces).

@@ -223,6 +223,7 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
   };
   auto unknown = [&](u16 code, std::string message) {
     k.type = TaskType::UNKNOWN;
+    k.tag = t.intern_tag(s.kind == StKind::CcuGraph ? std::string_view("[CCU GRAPH]") : s.kind_name);
     Finding f = make_finding(code, StageTag::GenGraph, std::move(message));
     std::string_view record = text.substr(text.find("] ") + 2);
     f.details.push_back(fmt::format("Task : {}/{}/{} ({}:{}) {}{}", s.rank, s.queue, s.index, display_, no,
@@ -263,16 +264,8 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
       sync(s.kind == StKind::Post ? TaskType::RECORD : TaskType::WAIT, remote,
            NotifyKey{false, static_cast<u8>(s.notify_type), static_cast<u8>(s.link), s.topic});
       k.link = link;
-      if (!s.tag.empty()) {
-        // A handful of distinct tags (§4.3): a linear search is fastest.
-        auto it = std::find(t.tags.begin(), t.tags.end(), s.tag);
-        if (it == t.tags.end()) {
-          if (t.tags.size() >= 255) return "more than 255 distinct originated tags in one dump";
-          t.tags.emplace_back(s.tag);
-          it = t.tags.end() - 1;
-        }
-        k.tag = static_cast<u8>(it - t.tags.begin() + 1);
-      }
+      // INVALID is the constructor's default: no transport call named it.
+      if (!s.tag.empty() && s.tag != "INVALID") k.tag = t.intern_tag(s.tag);
       break;
     }
     case StKind::AivTaskStub:

@@ -44,6 +44,14 @@ std::string_view Trace::notify_name(u32 id) const {
   return it != notify_names.end() && it->first == id ? std::string_view(it->second) : std::string_view();
 }
 
+u8 Trace::intern_tag(std::string_view label) {
+  auto it = std::find(tags.begin(), tags.end(), label);  // a handful of labels: linear is fastest
+  if (it != tags.end()) return static_cast<u8>(it - tags.begin() + 1);
+  if (tags.size() >= 255) return 0;
+  tags.emplace_back(label);
+  return static_cast<u8>(tags.size());
+}
+
 u32 Trace::stream_of(u32 task) const {
   auto it = std::upper_bound(streams.begin(), streams.end(), task,
                              [](u32 t, const Stream& s) { return t < s.first_task; });

@@ -71,8 +71,9 @@ struct Task {
   Link link = Link::NONE;
   u8 flags = 0;
   // How the source format labelled the task where the model has no field
-  // for it (an ST log's "originated tag"): 1-based index into Trace::tags,
-  // 0 = none. Informational: reports and writers print it, no check reads it.
+  // for it (an ST log's "originated tag"; the kind or type name of an
+  // UNKNOWN task): 1-based index into Trace::tags, 0 = none.
+  // Informational: reports and writers print it, no check reads it.
   u8 tag = 0;
   u32 rank = 0;
   u32 stream = 0;  // stream id as written in the file
@@ -140,6 +141,9 @@ struct Trace {
 
   // The name of notify id `id` ("" if none).
   std::string_view notify_name(u32 id) const;
+  // The Task::tag of `label`, added if new; 0 when the table is full (the
+  // label is informational: losing one is harmless).
+  u8 intern_tag(std::string_view label);
   // The label of a task ("" if none).
   std::string_view tag_of(const Task& k) const {
     return k.tag && k.tag <= tags.size() ? std::string_view(tags[k.tag - 1]) : std::string_view();
