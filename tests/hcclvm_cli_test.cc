@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "hcclvm_fixture.h"
@@ -154,6 +155,66 @@ TEST(HcclvmCli, DatabaseOptions) {
   EXPECT_EQ(k.entries.at(0).codes, std::set<int>{203});
   RunResult help = run_collcheck("check --help");
   EXPECT_NE(help.out.find("--recorded-peers"), std::string::npos);
+}
+
+// `collcheck convert` of a database, then `check` of the traces it wrote:
+// every case keeps its verdict and codes — importer findings (110, 112,
+// 405, the HCCLVM-W-* warnings), task notes and unchecked groups travel in
+// the trace header (importFindings, taskNotes, unchecked).
+TEST(HcclvmCli, ConvertedDatabaseGivesTheSameFindings) {
+  std::vector<std::pair<std::string, Fixture>> dbs;
+  dbs.emplace_back("conv_spec13", allgather2());
+  Fixture f = allgather2();
+  f.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 0, 0x10010000, 256);
+  dbs.emplace_back("conv_race", f);
+  f = allgather2();
+  f.ops[1].tasks.erase(f.ops[1].tasks.begin() + 2);
+  dbs.emplace_back("conv_lost", f);
+  f = allgather2();
+  f.ops[0].tasks.erase(f.ops[0].tasks.begin());
+  dbs.emplace_back("conv_missing", f);
+  f = allgather2();
+  f.ops[0].tasks[1].meta = memcpy_meta(0, 0, 0, 0x10000000, 1, 0x30000000, 256);
+  dbs.emplace_back("conv_110", f);
+  f = allgather2();
+  f.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 1, 0x10010100, 256);
+  dbs.emplace_back("conv_112", f);
+  f = allgather2();
+  f.ops[1].detail = op_detail(2, 2, 0, 64);
+  dbs.emplace_back("conv_405", f);
+  f = allgather2();
+  f.ops[0].tasks.push_back({4, meta_header(5, 0, 0), {}});  // AIV_GRAPH: 111 on a no-op task
+  CcuSqe q;
+  q.inst_count = 4;
+  f.ops[1].tasks.push_back({4, ccu_meta(1, 0, q), {}});  // CCU_GRAPH: 111 on its placeholder
+  dbs.emplace_back("conv_111", f);
+  f = allgather2();
+  Fixture later = allgather2();
+  for (OpFx o : later.ops) o.sync_iter = 1, f.ops.push_back(o);  // w1-op0: never synchronised
+  dbs.emplace_back("conv_windows", f);
+  u32 cases = 0;
+  for (const auto& [name, fx] : dbs) {
+    std::string db = write(fx, name);
+    std::filesystem::path dir = temp_path(name + "_out");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    RunResult c = run_collcheck(fmt::format("convert '{}' -o '{}/t.jsonl'", db, dir.string()));
+    ASSERT_EQ(c.status, 0) << name << ": " << c.err;
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    std::string args;
+    for (const std::string& p : files) args += " '" + p + "'";
+    Report from_db = check(fmt::format("'{}'", db)), from_traces = check(args);
+    EXPECT_EQ(from_db.r.status, from_traces.r.status) << name;
+    ASSERT_EQ(from_db.entries.size(), from_traces.entries.size()) << name;
+    for (std::size_t i = 0; i < from_db.entries.size(); ++i, ++cases) {
+      EXPECT_EQ(from_traces.entries[i].verdict, from_db.entries[i].verdict) << from_db.entries[i].file;
+      EXPECT_EQ(from_traces.entries[i].codes, from_db.entries[i].codes) << from_db.entries[i].file;
+      EXPECT_EQ(from_traces.entries[i].names, from_db.entries[i].names) << from_db.entries[i].file;
+    }
+  }
+  EXPECT_EQ(cases, 10u);
 }
 
 }  // namespace

@@ -92,10 +92,10 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
   return std::move(out_);
 }
 
-// The header's carried import findings come first. A carried 101 or 111
-// names a record its importer could not turn into a node; the converted
-// trace keeps it as an UNKNOWN task, for which the reader's own 101 would
-// report the same thing twice.
+// The header's carried import findings come first. A carried 101, 110 (an
+// HCCL VM address in no block) or 111 names a record its importer could not
+// turn into a node; the converted trace keeps it as an UNKNOWN task, for
+// which the reader's own 101 would report the same thing twice.
 std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   for (Finding& f : out_.findings)
     for (u32& task : f.tasks) task = new_id[task];
@@ -107,7 +107,7 @@ std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   if (!err.empty()) return err;
   std::vector<u32> stand_in;
   for (const Finding& f : all)
-    if (f.code == 101 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
+    if (f.code == 101 || f.code == 110 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
   std::sort(stand_in.begin(), stand_in.end());
   for (Finding& f : out_.findings) {
     bool covered = f.code == 101 && f.tasks.size() == 1 &&
