@@ -31,10 +31,10 @@ TEST(Reader, Errors) {
   EXPECT_EQ(reader_error(""), "t.jsonl:1: no trace header (the file holds no JSON line)");
   EXPECT_EQ(reader_error(R"({"rank":0,"stream":0,"type":"WAIT","notifyId":1})" "\n"),
             "t.jsonl:1: a task line comes before the trace header");
-  std::string v2 = kAg2;
-  v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
-  EXPECT_EQ(reader_error(v2),
-            "t.jsonl:1: trace format version 2 is newer than this collcheck reads (version 1)");
+  std::string v3 = kAg2;
+  v3.replace(v3.find("\"version\":1"), 11, "\"version\":3");
+  EXPECT_EQ(reader_error(v3),
+            "t.jsonl:1: trace format version 3 is newer than this collcheck reads (version 2)");
   EXPECT_EQ(reader_error(header(R"({"type":"Foo","ranks":2,"dataType":"INT32","count":64})")),
             "t.jsonl:1: unknown operator \"Foo\"");
   EXPECT_EQ(reader_error(kAg2 + "# c\n" + R"({"rank":2,"stream":0,"type":"WAIT","notifyId":1})" "\n"),

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "ccu/expand.h"
+
 namespace cc::test {
 
 Trace parse(const std::string& text) {
@@ -33,6 +35,7 @@ std::vector<u16> codes_of(const std::string& text, const CheckOptions& opt) {
   Result<ReadTrace> r = read_jsonl_string(text, "t.jsonl");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   if (!r.ok()) return {};
+  for (Finding& f : expand_ccu(r.value().trace, CcuOptions{})) r.value().findings.push_back(std::move(f));
   CheckResult res = run_checks(r.value().trace, std::move(r.value().findings), opt);
   std::vector<u16> codes;
   for (const auto& [key, n] : res.totals)

@@ -111,13 +111,14 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
   }
 
   // A record that could not become a node (101, and an importer's 110 and
-  // 111, hcclvm-db.md §12.3) leaves the graph without its work.
-  bool graph_broken = sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete;
+  // 111, hcclvm-db.md §12.3), or a CCU mission that could not be expanded,
+  // leaves the graph without its work.
+  bool graph_broken = sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed;
   u32 later = opt.stages & (kStageMem | kStageSemantic);
   if (graph_broken && later) {
     sink.add(setting_warning(
         "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
-        "(101/102/110/111)."));
+        "(101/102/110/111, or a CCU mission that could not be expanded)."));
   } else {
     // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
     // order, each only when selected by --stages.

@@ -67,6 +67,7 @@ struct CheckArgs : InputArgs {
   std::string shard, max_memory;
   bool progress = false, no_progress = false;
   bool keep_stream_ids = false, recorded_peers = false;
+  CcuOptions ccu;
 };
 
 bool write_file(const std::string& path, const std::string& data, std::string& why) {
@@ -107,6 +108,11 @@ CaseOutcome check_case(const CheckArgs& args, const CheckOptions& opt, LoadedCas
   r = run_checks(trace, std::move(c.read.findings), opt);
   r.input = c.name;
   r.read_ms = c.read_ms;
+  if (!c.ccu_stats.empty()) {  // the expansion ran while the case was loaded
+    r.read_ms = std::max(0.0, r.read_ms - c.ccu_ms);
+    r.times.insert(r.times.begin(), {"ccu", c.ccu_ms});
+    r.stats.insert(r.stats.begin(), c.ccu_stats);
+  }
   if (!args.dot.empty() || !args.html.empty()) {
     TaskGraph g = build_graph(trace);
     if (!args.dot.empty()) {
@@ -135,6 +141,7 @@ int run_check(const CheckArgs& a) {
   }
   LoadOptions load;
   if (!load_options(a, load)) return 2;
+  load.ccu = a.ccu;
   Result<std::vector<std::string>> files = expand_inputs(a.inputs);
   if (!files) {
     print_error(files.error().message);
@@ -227,6 +234,14 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
   c->add_flag("--progress", a->progress, "draw a progress line on standard error");
   c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
+  c->add_option("--ccu-max-steps", a->ccu.max_steps, "CCU: at most N executed words per mission, else 105")
+      ->check(CLI::PositiveNumber);
+  c->add_flag("--ccu-drain-at-end", a->ccu.drain_at_end,
+              "CCU: order every transfer whose completion nobody observes before its mission's END");
+  c->add_flag("--ccu-carry-cke", a->ccu.carry_cke, "CCU: keep CKE state from one operator to the next");
+  c->add_flag("--ccu-strict-ref", a->ccu.strict_ref,
+              "CCU: reject SetCKE clearType 0 and ClearCKE clearMask != 0 as the reference does (111)");
+  c->add_flag("--ccu-loop-merge", a->ccu.loop_merge, "CCU: emit eligible loops as BATCH nodes instead of unrolling");
   c->add_flag("-q,--quiet", a->quiet, "only the summary line");
   c->add_flag("-v,--verbose", a->verbose, "also per-stage timings and statistics");
   return [a] { return run_check(*a); };

@@ -57,6 +57,7 @@ int run_convert(const ConvertArgs& a) {
   }
   LoadOptions load;
   if (!load_options(a, load)) return 2;
+  load.expand_ccu = false;  // the written trace keeps CCU records, not their expansion
   Result<std::vector<LoadedCase>> cases = load_file(a.input, load);
   if (!cases) {
     print_error(cases.error().message);

@@ -176,6 +176,7 @@ void Simulation::run() {
   active_.assign(nc, 0);
   for (u32 c = 0; c < nc; ++c)
     if (!eager(c) || pending_.empty() || pending_[g_.chain_begin(c)] == 0) wake(c);
+  if (hooks_) hooks_->started(*this);
   drain_eager();
   while (!runnable_.empty()) {
     u32 c = runnable_.top();

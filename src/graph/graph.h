@@ -87,6 +87,10 @@ class SimulationHooks {
   virtual ~SimulationHooks() = default;
   // Before the simulation: holds[task] += the number of releases it waits for.
   virtual void add_holds(std::vector<u32>& holds) = 0;
+  // When the simulation starts, before any task runs (work that waits for
+  // no task, e.g. a CCU mission whose placeholder heads its stream, starts
+  // here).
+  virtual void started(SimulationControl& /*control*/) {}
   // Called after `task` executed and its own edges were followed.
   virtual void executed(u32 task, SimulationControl& control) = 0;
 };

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "io/carried_findings.h"
+#include "io/ccu_lines.h"
 #include "io/line_reader.h"
 #include "io/trace_header.h"
 #include "model/describe.h"
@@ -54,6 +55,8 @@ class JsonlParser {
   std::vector<CarriedFinding> carried_;  // header "importFindings"
   std::vector<CarriedFinding> notes_;    // header "taskNotes"
   u64 line_ = 0;
+  u64 version_ = 0;
+  CcuLineState ccu_;
 };
 
 Result<ReadTrace> JsonlParser::run(LineReader& lines) {
@@ -84,6 +87,9 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     line_ = lines.line_number() == 0 ? 1 : lines.line_number();
     return fail("no trace header (the file holds no JSON line)");
   }
+  u32 ccu_line = 0;
+  if (std::string what = finish_ccu_lines(t, ccu_, ccu_line); !what.empty())
+    return Error{fmt::format("{}:{}: {}", t.file, ccu_line, what)};
   std::vector<u32> new_id;
   std::string what = finalize_trace(t, &new_id);
   if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
@@ -140,13 +146,14 @@ std::string JsonlParser::notify_names(element e) {
 }
 
 std::string JsonlParser::header(element e) {
-  JsonField format, version, op, buffers, rank_buffers, name, names, carried, notes, unchecked;
+  JsonField format, version, op, buffers, rank_buffers, name, names, carried, notes, unchecked, ccu;
   for (auto [k, v] : as_object(e)) {
     if (k == "format") format = v;
     else if (k == "taskNotes") notes = v;
     else if (k == "unchecked") unchecked = v;
     else if (k == "notifyNames") names = v;
     else if (k == "importFindings") carried = v;
+    else if (k == "ccu") ccu = v;
     else if (k == "version") version = v;
     else if (k == "op") op = v;
     else if (k == "buffers") buffers = v;
@@ -166,9 +173,11 @@ std::string JsonlParser::header(element e) {
   u64 ver = 0;
   std::string err = get_u64(version, "version", ver);
   if (!err.empty()) return err;
-  if (ver > 1)
-    return fmt::format("trace format version {} is newer than this collcheck reads (version 1)", ver);
-  if (ver < 1) return "\"version\" must be 1";
+  if (ver > kTraceVersion)
+    return fmt::format("trace format version {} is newer than this collcheck reads (version {})", ver,
+                       kTraceVersion);
+  if (ver < 1) return "\"version\" must be 1 or 2";
+  version_ = ver;
   if (!op.is_valid()) return "the header lacks \"op\"";
   Trace& t = out_.trace;
   if (!(err = parse_op(op, t.op)).empty()) return err;
@@ -182,6 +191,10 @@ std::string JsonlParser::header(element e) {
   if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
   if (notes.is_valid() && !(err = parse_task_notes(notes, notes_)).empty()) return err;
   if (unchecked.is_valid() && unchecked.get_bool().get(t.unchecked)) return "\"unchecked\" must be true or false";
+  if (ccu.is_valid()) {
+    if (ver < 2) return "\"ccu\" needs trace format version 2";
+    if (!(err = parse_ccu_header(ccu, t)).empty()) return err;
+  }
   return {};
 }
 
@@ -289,8 +302,10 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
 
 std::string JsonlParser::task(element e) {
   JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag;
+  bool ccu_line = false;
   for (auto [k, v] : as_object(e)) {
-    if (k == "rank") rank = v;
+    if (k == "ccu") ccu_line = true;
+    else if (k == "rank") rank = v;
     else if (k == "tag") tag = v;
     else if (k == "stream") stream = v;
     else if (k == "type") type = v;
@@ -303,6 +318,10 @@ std::string JsonlParser::task(element e) {
     else if (k == "format") return "a second trace header";
   }
   Trace& t = out_.trace;
+  if (ccu_line) {
+    if (version_ < 2) return "CCU data lines need trace format version 2";
+    return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
+  }
   if (!rank.is_valid()) return "task lacks \"rank\"";
   if (!stream.is_valid()) return "task lacks \"stream\"";
   if (!type.is_valid()) return "task lacks \"type\"";
@@ -331,13 +350,19 @@ std::string JsonlParser::task(element e) {
   }
   if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
   auto tt = parse_task_type(s);
+  if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
   if (!tt) {
     task.type = TaskType::UNKNOWN;
     if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);
-    Finding f = make_finding(101, StageTag::GenGraph,
-                             fmt::format("Unknown task type \"{}\": the record cannot become a node.",
-                                         s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
+    Finding f = make_finding(
+        101, StageTag::GenGraph,
+        s == "CCU_GRAPH"
+            ? fmt::format("Task type CCU_GRAPH on line {} needs trace format version 2 (this file is version "
+                          "{}): the record cannot become a node.",
+                          line_, version_)
+            : fmt::format("Unknown task type \"{}\": the record cannot become a node.",
+                          s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
     f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
     out_.findings.push_back(std::move(f));
     return {};
@@ -381,8 +406,10 @@ std::string JsonlParser::task(element e) {
       }
       break;
     }
-    case TaskType::UNKNOWN:
     case TaskType::CCU_GRAPH:
+      if (!(err = parse_ccu_task(e, t, task)).empty()) return err;
+      break;
+    case TaskType::UNKNOWN:
       break;
   }
   t.tasks.push_back(task);

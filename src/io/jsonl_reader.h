@@ -1,4 +1,5 @@
-// Reader of the collcheck trace format v1 (JSON Lines, trace-format.md).
+// Reader of the collcheck trace format (JSON Lines, trace-format.md; version
+// 2 adds CCU data, docs/CCU_FORMAT.md).
 #pragma once
 
 #include <cstdio>
@@ -10,6 +11,9 @@
 #include "model/trace.h"
 
 namespace cc {
+
+// The newest trace format version this collcheck reads and writes.
+inline constexpr u64 kTraceVersion = 2;
 
 struct ReadTrace {
   Trace trace;

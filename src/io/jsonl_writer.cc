@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <map>
 
+#include "ccu/word.h"
 #include "io/carried_findings.h"
+#include "io/jsonl_reader.h"
 #include "io/report_json.h"
 
 namespace cc {
@@ -102,8 +105,52 @@ void append_buffer_sizes(std::string& out, const Trace& t, const std::vector<std
   }
 }
 
+namespace {
+
+bool has_ccu_data(const Trace& t) {
+  const CcuData& c = t.ccu;
+  return !c.sqes.empty() || !c.images.empty() || !c.channels.empty() || !c.addresses.empty() ||
+         !c.die_bases.empty();
+}
+
+}  // namespace
+
+std::string jsonl_ccu_lines(const Trace& t) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  for (const CcuImage& img : t.ccu.images) {
+    u32 end = img.blocks.empty() ? 0 : img.blocks.back().start +
+                                           static_cast<u32>(img.blocks.back().bytes.size() / kCcuWordBytes);
+    // One line per block; an image without words still gets one line.
+    std::size_t lines = std::max<std::size_t>(1, img.blocks.size());
+    for (std::size_t b = 0; b < lines; ++b) {
+      const CcuWordBlock* blk = b < img.blocks.size() ? &img.blocks[b] : nullptr;
+      fmt::format_to(it, "{{\"ccu\":\"image\",\"rank\":{},\"die\":{},\"start\":{}", img.rank, img.die,
+                     blk ? blk->start : 0);
+      if (b == 0 && img.size != end) fmt::format_to(it, ",\"size\":{}", img.size);
+      out += ",\"words\":[";
+      for (std::size_t at = 0; blk && at + kCcuWordBytes <= blk->bytes.size(); at += kCcuWordBytes) {
+        ccu::Word w;
+        std::copy_n(blk->bytes.begin() + static_cast<std::ptrdiff_t>(at), kCcuWordBytes, w.b.begin());
+        fmt::format_to(it, "{}\"{}\"", at ? "," : "", ccu::word_hex(w));
+      }
+      out += "]}\n";
+    }
+  }
+  for (const CcuChannel& c : t.ccu.channels)
+    fmt::format_to(it, "{{\"ccu\":\"channel\",\"rank\":{},\"die\":{},\"channelId\":{},\"dstRank\":{},\"dstDie\":{}}}\n",
+                   c.rank, c.die, c.channel, c.peer_rank, c.peer_die);
+  for (const CcuAddress& a : t.ccu.addresses)
+    fmt::format_to(it, "{{\"ccu\":\"address\",\"rank\":{},\"type\":\"{}\",\"addr\":{}}}\n", a.rank,
+                   t.buffers.name(a.buf), a.addr);
+  for (const CcuDieBase& d : t.ccu.die_bases)
+    fmt::format_to(it, "{{\"ccu\":\"dieBase\",\"rank\":{},\"die\":{},\"base\":{}}}\n", d.rank, d.die, d.base);
+  return out;
+}
+
 std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
-  std::string out = "{\"format\":\"collcheck-trace\",\"version\":1";
+  bool ccu = has_ccu_data(t);
+  std::string out = fmt::format("{{\"format\":\"collcheck-trace\",\"version\":{}", ccu ? kTraceVersion : 1);
   if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
   out += ",\"op\":";
   append_op(out, t.op);
@@ -117,12 +164,15 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
   if (!carried.empty()) out += ",\"importFindings\":" + carried_findings_json(t, carried);
   if (!t.task_notes.empty()) out += ",\"taskNotes\":" + task_notes_json(t);
   if (t.unchecked) out += ",\"unchecked\":true";
+  if (ccu) fmt::format_to(std::back_inserter(out), ",\"ccu\":{{\"isa\":\"{}\"}}", t.ccu.isa == CcuIsa::A6 ? "A6" : "A5");
   out += "}\n";
   return out;
 }
 
 void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
   const Task& k = t.tasks[id];
+  // Nodes of the CCU expansion are derived data: the trace keeps its input.
+  if (k.flags & kTaskCcu) return;
   auto it = std::back_inserter(out);
   if (k.type == TaskType::UNKNOWN) {
     // A record that could not become a node: a marker type, with the name
@@ -189,11 +239,23 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
     case TaskType::WAIT:
       fmt::format_to(it, ",\"recordRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
       break;
+    case TaskType::CCU_GRAPH: {
+      if (k.notify >= t.ccu.sqes.size()) break;
+      const CcuSqe& q = t.ccu.sqes[k.notify];
+      fmt::format_to(it, ",\"dieId\":{},\"missionId\":{},\"instStartId\":{},\"instCnt\":{}", q.die, q.mission,
+                     q.inst_start, q.inst_count);
+      u32 n = std::min(q.arg_size, kCcuSqeArgs);
+      out += ",\"args\":";
+      append_u64_array(out, q.args, n);
+      if (q.arg_size != n) fmt::format_to(it, ",\"argSize\":{}", q.arg_size);
+      if (q.timeout) fmt::format_to(it, ",\"timeout\":{}", q.timeout);
+      if (q.key) fmt::format_to(it, ",\"key\":{}", q.key);
+      break;
+    }
     case TaskType::UNKNOWN:
-    case TaskType::CCU_GRAPH:
       break;
   }
-  if (k.link != Link::NONE) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
+  if (k.link != Link::NONE && k.type != TaskType::CCU_GRAPH) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
   if (k.tag) out += ",\"tag\":" + json_quote(t.tag_of(k));
   out += "}\n";
 }
@@ -205,7 +267,7 @@ std::string jsonl_task(const Trace& t, u32 id) {
 }
 
 std::string write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
-  std::string buf = jsonl_header(t, carried);
+  std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     append_jsonl_task(t, id, buf);
     if (buf.size() > (1u << 20)) {
@@ -226,7 +288,7 @@ std::string write_jsonl_file(const Trace& t, const std::string& path, const std:
 }
 
 std::string to_jsonl(const Trace& t, const std::vector<Finding>& carried) {
-  std::string out = jsonl_header(t, carried);
+  std::string out = jsonl_header(t, carried) + jsonl_ccu_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) append_jsonl_task(t, id, out);
   return out;
 }

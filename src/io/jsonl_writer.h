@@ -1,4 +1,6 @@
-// Writes a trace in the collcheck trace format v1 (trace-format.md).
+// Writes a trace in the collcheck trace format (trace-format.md): version 1,
+// or version 2 when it carries CCU data (docs/CCU_FORMAT.md). Nodes made by
+// the CCU expansion are not written: the trace keeps its input form.
 #pragma once
 
 #include <cstdio>
@@ -17,6 +19,8 @@ std::string jsonl_op(const Op& op);
 // `,"buffers":{...},"rankBuffers":{...}` of the declared sizes, each buffer
 // written as names[BufId] (skipped when "").
 void append_buffer_sizes(std::string& out, const Trace& trace, const std::vector<std::string>& names);
+// The CCU data lines (images, channels, addresses, die bases), "" if none.
+std::string jsonl_ccu_lines(const Trace& trace);
 // One task line (with its newline).
 std::string jsonl_task(const Trace& trace, u32 task);
 // Appends the task line to `out` (the fast path for large traces).

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ccu/expand.h"
 #include "io/detect.h"
 #include "io/jsonl_reader.h"
 #include "model/result.h"
@@ -18,6 +19,10 @@ struct LoadOptions {
   // HCCL VM databases (hcclvm-db.md §10, §11).
   bool keep_stream_ids = false;  // --keep-stream-ids: no renumbering of a rank without stream 0
   bool recorded_peers = false;   // --recorded-peers: trust a notify peer the record stores
+  // CCU traces are expanded (ccu.md) as they are loaded, with these options;
+  // the CKE state of --ccu-carry-cke passes from one case of a file to the next.
+  bool expand_ccu = true;
+  CcuOptions ccu;
 };
 
 // One operator of an input: a trace file is one case; a database or an ST
@@ -26,6 +31,8 @@ struct LoadedCase {
   std::string name;
   ReadTrace read;
   double read_ms = 0;  // this case's share of the time spent reading its file
+  double ccu_ms = 0;   // of which expanding its CCU missions
+  std::string ccu_stats{};  // "-v" line of the expansion ("" without CCU missions)
 };
 
 // Files named on the command line, with every supported file below each

@@ -1,0 +1,43 @@
+// Executing CCU words (ccu.md §5, §8, §9): one word at a time, top level or
+// inside a loop body, for the A5 and A6 instruction sets.
+#pragma once
+
+#include "ccu/a5_word.h"
+#include "ccu/engine.h"
+
+namespace cc::ccu {
+
+enum class Step : u8 {
+  Next,     // the word executed; the pc advances
+  Jump,     // the word executed and set a new pc
+  Group,    // a LoopGroup: the caller expands it
+  Blocked,  // a wait is not satisfied; nothing happened
+  Failed,   // the mission stops (Mission::fault)
+  Ended,    // the mission reached the end of its range
+};
+
+// A5 (§8): executes `w` in `at`; a Jmp sets `jump_to`.
+Step exec_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w, u32& jump_to);
+// §9.2: words allowed inside an A5 loop body.
+bool a5_allowed_in_body(const A5Word& w);
+
+// Starts mission `m` (START node, image, SQE checks); false if it failed.
+bool start_mission(Engine& en, Mission& m);
+// Runs a started mission until it blocks, fails or ends; returns whether
+// it made progress (executed a word or ended).
+bool run_mission(Engine& en, Mission& m);
+
+// Loops (loops.cc): sets up the LoopGroup `w` at `at` (A5 parameter
+// layout), or expands one step of the active group.
+Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w);
+Step step_group(Engine& en, Mission& m);
+
+// Loop merge (loop_merge.cc, §9.6): emits all copies of the loop at
+// g.lanes[g.lane] as one lane of batch nodes if every condition holds.
+bool try_merge(Engine& en, Mission& m, GroupRun& g);
+
+// Executes the word at `at.pc` of the mission's image in `at` (decoding
+// it for the trace's instruction set); `body` says it is in a loop body.
+Step exec_word(Engine& en, Mission& m, WordCtx& at, bool body, u32& jump_to);
+
+}  // namespace cc::ccu

@@ -1,0 +1,179 @@
+// LoopGroup and Loop (ccu.md §9): every loop instance (loop i, copy e) is a
+// lane that starts from the frontier in front of the LoopGroup and runs its
+// iterations in order; the group ends when every lane has, and the lanes'
+// END(LOOP)s become the mission's frontier. The expansion is resumable at
+// any body word, so a wait inside a body blocks the mission right there
+// (§9.5).
+#include <fmt/format.h>
+
+#include <map>
+
+#include "ccu/exec.h"
+
+namespace cc::ccu {
+
+namespace {
+
+// The (die-local) CKE ids a lane's body sets or waits on, for §9.4's warning.
+void lane_ckes(const Mission& m, const LoopLane& l, std::vector<u16>& out) {
+  for (u32 pc = l.body_start; pc <= l.body_end && pc < m.image->size; ++pc) {
+    A5Word w;
+    std::string why;
+    if (!decode_a5(word_at(*m.image, pc), w, why)) continue;
+    if (w.cke.wait_mask) out.push_back(static_cast<u16>(w.cke.wait_id + l.cke_off));
+    if (w.cke.set_mask) out.push_back(static_cast<u16>(w.cke.set_id + l.cke_off));
+  }
+}
+
+void warn_shared_ckes(Engine& en, Mission& m, const WordCtx& at, const GroupRun& g) {
+  std::map<u16, u32> first_lane;
+  for (u32 i = 0; i < g.lanes.size(); ++i) {
+    std::vector<u16> ids;
+    lane_ckes(m, g.lanes[i], ids);
+    for (u16 id : ids) {
+      auto [it, added] = first_lane.emplace(id, i);
+      if (added || it->second == i) continue;
+      const LoopLane& a = g.lanes[it->second];
+      const LoopLane& b = g.lanes[i];
+      en.warn(m, at, "CCU-W-LANE-CKE",
+              fmt::format("loop instances (loop at pc {}, copy {}) and (loop at pc {}, copy {}) of this LoopGroup "
+                          "both use cke {}: their pairing depends on the order in which the lanes are simulated",
+                          a.loop_pc, a.copy, b.loop_pc, b.copy, id));
+      return;
+    }
+  }
+}
+
+u32 loop_boundary(Engine& en, Mission& m, const GroupRun& g, CcuNodeKind kind) {
+  const LoopLane& l = g.lanes[g.lane];
+  WordCtx at;
+  at.pc = l.loop_pc;
+  at.header = 0x0800;
+  at.lane = g.lane_id;
+  Node n;
+  n.type = TaskType::CCU_GRAPH;
+  n.info.kind = kind;
+  n.info.loop = l.loop_pc;
+  n.info.copy = l.copy;
+  n.info.iterations = l.iterations;
+  return en.node(m, at, n);
+}
+
+}  // namespace
+
+Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
+  u64 group = 0, offsets = 0;
+  if (!en.read_reg(m, at, RegFile::Xn, w.xn, group) || !en.read_reg(m, at, RegFile::Xn, w.xm, offsets))
+    return Step::Failed;
+  u32 loops = (group >> 41) & 0x7f, expand_offset = (group >> 48) & 0x7f, expand_cnt = (group >> 55) & 0x7f;
+  u16 cke_off = offsets & 0x3ff, ms_off = (offsets >> 10) & 0x7ff;
+  u64 addr_off = (offsets >> 21) & 0xffffffffu;
+  if (loops == 0) return Step::Next;  // §9.2: the group does nothing
+  auto g = std::make_unique<GroupRun>();
+  g->group_pc = at.pc;
+  for (u32 i = 0; i < loops; ++i) {
+    u32 pc = u32{w.start} + i;
+    if (pc >= m.image->size)
+      return en.fail(m, at, 105, fmt::format("LoopGroup slot {} (id {}) is outside the image", i, pc)), Step::Failed;
+    A5Word lw;
+    std::string why;
+    if (!decode_a5(word_at(*m.image, pc), lw, why) || lw.kind != A5Kind::Loop)
+      return en.fail(m, at, 111,
+                     fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, pc,
+                                 why.empty() ? en.word_line(m, pc) : why)),
+             Step::Failed;
+    WordCtx lat = at;
+    lat.pc = pc;
+    lat.header = lw.header;
+    u64 p = 0;
+    if (!en.read_reg(m, lat, RegFile::Xn, lw.xn, p)) return Step::Failed;
+    if (lw.end < lw.start || lw.end >= m.image->size)
+      return en.fail(m, lat, 105,
+                     fmt::format("loop body [{},{}] is empty or outside the image ({} words)", lw.start, lw.end,
+                                 m.image->size)),
+             Step::Failed;
+    bool replicated = i >= expand_offset;
+    u32 copies = replicated ? expand_cnt + 1 : 1;
+    for (u32 e = 0; e < copies; ++e) {
+      LoopLane l;
+      l.loop_pc = pc;
+      l.loop_index = i;
+      l.body_start = lw.start;
+      l.body_end = lw.end;
+      l.iterations = static_cast<u32>(p & 0x1fff);
+      l.stride = (p >> 13) & 0xffffffffu;
+      l.replicated = replicated;
+      l.copy = e;
+      l.copies = copies;
+      if (replicated) {
+        l.cke_off = static_cast<u16>(e * cke_off);
+        l.ms_off = static_cast<u16>(e * ms_off);
+        l.addr_off = e * addr_off;
+      }
+      g->lanes.push_back(l);
+    }
+  }
+  g->pre_frontier = m.frontier;
+  warn_shared_ckes(en, m, at, *g);
+  m.group = std::move(g);
+  return Step::Next;
+}
+
+Step step_group(Engine& en, Mission& m) {
+  GroupRun& g = *m.group;
+  if (g.lane == g.lanes.size()) {
+    m.frontier = g.ends;
+    m.pc = g.group_pc + 1;
+    m.group.reset();
+    return Step::Next;
+  }
+  const LoopLane& l = g.lanes[g.lane];
+  if (!g.started) {
+    if (en.opt.loop_merge && l.copy == 0 && try_merge(en, m, g)) return Step::Next;
+    g.lane_id = m.next_lane++;
+    u32 ls = loop_boundary(en, m, g, CcuNodeKind::LoopStart);
+    en.store.edges_from(g.pre_frontier, ls);
+    g.frontier.assign(1, ls);
+    g.started = true;
+    g.iteration = 0;
+    g.body_pc = l.body_start;
+    return Step::Next;
+  }
+  if (g.iteration < l.iterations) {
+    WordCtx at;
+    at.pc = g.body_pc;
+    at.lane = g.lane_id;
+    at.frontier = &g.frontier;
+    at.in_body = true;
+    at.cke_off = l.cke_off;
+    at.ms_off = l.ms_off;
+    at.addr_add = l.addr_off + u64{g.iteration} * l.stride;
+    at.xn_off = l.xn_off;
+    at.loop_pc = l.loop_pc;
+    at.copy = l.copy;
+    at.iteration = g.iteration;
+    if (m.steps >= en.opt.max_steps)
+      return en.fail(m, at, 105,
+                     fmt::format("executed {} words without reaching the end of the mission (--ccu-max-steps)",
+                                 m.steps)),
+             Step::Failed;
+    u32 jump = 0;
+    Step s = exec_word(en, m, at, true, jump);
+    if (s != Step::Next) return s == Step::Jump ? Step::Failed : s;
+    ++m.steps;
+    ++en.stats.steps;
+    if (++g.body_pc > l.body_end) {
+      g.body_pc = l.body_start;
+      ++g.iteration;
+    }
+    return Step::Next;
+  }
+  u32 le = loop_boundary(en, m, g, CcuNodeKind::LoopEnd);
+  en.store.edges_from(g.frontier, le);
+  g.ends.push_back(le);
+  ++g.lane;
+  g.started = false;
+  return Step::Next;
+}
+
+}  // namespace cc::ccu
