@@ -129,6 +129,29 @@ TEST(CcuExpand, WorkedExample2Unrolled) {
   EXPECT_EQ(test::error_codes(r), std::vector<u16>{});
 }
 
+TEST(CcuExpand, WorkedExample2Merged) {
+  test::Expanded e = test::expand_text(test::spec_example2().text(), {.loop_merge = true});
+  EXPECT_EQ(test::expansion_codes(e, true), std::vector<u16>{});
+  EXPECT_EQ(render_ccu(e.trace),
+            "m0.0 START\n"
+            "m0.1 START(LOOP 12 merged 2x2) <- m0.0\n"
+            "m0.2 BATCH_TRANS_MEM {0, INPUT, 0x0, 0x100} -> {0, MS, 0x8000000, 0x100} | {0, INPUT, 0x100, 0x100} -> "
+            "{0, MS, 0x8000000, 0x100} | {0, INPUT, 0x200, 0x100} -> {0, MS, 0x8001000, 0x100} | {0, INPUT, 0x300, "
+            "0x100} -> {0, MS, 0x8001000, 0x100} <- m0.1\n"
+            "m0.3 RECORD 0->0 die 0 cke 2 0x1 <- m0.2\n"
+            "m0.4 WAIT die 0 cke 2 0x1 <- m0.1 m0.3\n"
+            "m0.5 BATCH_TRANS_MEM {0, MS, 0x8000000, 0x100} -> {0, OUTPUT, 0x0, 0x100} | {0, MS, 0x8000000, 0x100} -> "
+            "{0, OUTPUT, 0x100, 0x100} | {0, MS, 0x8001000, 0x100} -> {0, OUTPUT, 0x200, 0x100} | {0, MS, 0x8001000, "
+            "0x100} -> {0, OUTPUT, 0x300, 0x100} <- m0.4\n"
+            "m0.6 RECORD 0->0 die 0 cke 4 0x1 <- m0.5\n"
+            "m0.7 WAIT die 0 cke 4 0x1 <- m0.4 m0.6\n"
+            "m0.8 END(LOOP 12 merged) <- m0.7\n"
+            "m0.9 END <- m0.8\n"
+            "m0.9 -> host 0/0/0\n");
+  CheckResult r = run_checks(e.trace, {}, {});
+  EXPECT_EQ(test::error_codes(r), std::vector<u16>{});
+}
+
 // §14.2 variation: without word 2 the slot is reused unordered and cke 4 is
 // posted twice before one wait.
 TEST(CcuExpand, WorkedExample2WithoutClearIsAConflict) {

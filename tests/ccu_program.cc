@@ -103,8 +103,12 @@ std::string node_text(const Trace& t, u32 id, const CcuNodeInfo& n) {
   switch (n.kind) {
     case CcuNodeKind::SubStart: return "START";
     case CcuNodeKind::SubEnd: return "END";
-    case CcuNodeKind::LoopStart: return fmt::format("START(LOOP {} copy {} x{})", n.loop, n.copy, n.iterations);
-    case CcuNodeKind::LoopEnd: return fmt::format("END(LOOP {} copy {})", n.loop, n.copy);
+    case CcuNodeKind::LoopStart:
+      if (n.copies > 1) return fmt::format("START(LOOP {} merged {}x{})", n.loop, n.copies, n.iterations);
+      return fmt::format("START(LOOP {} copy {} x{})", n.loop, n.copy, n.iterations);
+    case CcuNodeKind::LoopEnd:
+      if (n.copies > 1) return fmt::format("END(LOOP {} merged)", n.loop);
+      return fmt::format("END(LOOP {} copy {})", n.loop, n.copy);
     case CcuNodeKind::Record:
       return fmt::format("RECORD {}->{} die {} cke {} {:#x}", k.rank, k.peer, n.die, n.cke, n.mask);
     case CcuNodeKind::Wait: return fmt::format("WAIT die {} cke {} {:#x}", n.die, n.cke, n.mask);

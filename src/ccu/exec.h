@@ -16,6 +16,17 @@ enum class Step : u8 {
   Ended,    // the mission reached the end of its range
 };
 
+// What a data word makes (§5.5, §6): the node (type, reduce fields) and its
+// one group of slices, with the peer of its channel.
+struct DataPlan {
+  Node node;
+  GroupSpec group;
+  u32 peer = 0, peer_die = 0;
+};
+// Resolves the operands of a Trans or MsReduce word in `at` (length, channel,
+// addresses, MS slots); false with the mission's fault set on an error.
+bool plan_a5_data(Engine& en, Mission& m, const WordCtx& at, const A5Word& w, DataPlan& plan);
+
 // A5 (§8): executes `w` in `at`; a Jmp sets `jump_to`.
 Step exec_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w, u32& jump_to);
 // §9.2: words allowed inside an A5 loop body.
@@ -34,7 +45,8 @@ Step step_group(Engine& en, Mission& m);
 
 // Loop merge (loop_merge.cc, §9.6): emits all copies of the loop at
 // g.lanes[g.lane] as one lane of batch nodes if every condition holds.
-bool try_merge(Engine& en, Mission& m, GroupRun& g);
+enum class MergeResult : u8 { NotMerged, Merged, Failed };
+MergeResult try_merge(Engine& en, Mission& m, GroupRun& g);
 
 // Executes the word at `at.pc` of the mission's image in `at` (decoding
 // it for the trace's instruction set); `body` says it is in a loop body.

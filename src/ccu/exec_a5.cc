@@ -49,52 +49,16 @@ void completion(Engine& en, Mission& m, const WordCtx& at, const CkeFields& c, u
           "after it");
 }
 
-Step trans(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
+Step data_word(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
   u16 wait_id = off16(w.cke.wait_id, at.cke_off);
   if (!ready(en, m, at, wait_id, w.cke.wait_mask)) return Step::Blocked;
-  u64 len = 0;
-  if (!length(en, m, at, w.len_xn, len)) return Step::Failed;
-  if (w.header >= 0x1008 && len > kUbMaxBytes)
-    return en.fail(m, at, 105, fmt::format("transfers {:#x} bytes, more than 256 MiB", len)), Step::Failed;
-  u32 peer = m.rank, peer_die = m.die;
-  if (w.uses_channel) {
-    const CcuChannel* c = en.channel(m, at, w.channel);
-    if (!c) return Step::Failed;
-    peer = c->peer_rank;
-    peer_die = c->peer_die;
-  }
-  Slice src, dst;
-  if (!operand(en, m, at, w.src, w.src.remote ? peer : m.rank, len, src)) return Step::Failed;
-  if (!operand(en, m, at, w.dst_op, w.dst_op.remote ? peer : m.rank, len, dst)) return Step::Failed;
-
+  DataPlan plan;
+  if (!plan_a5_data(en, m, at, w, plan)) return Step::Failed;
   en.consume(m, at, wait_id, w.cke.wait_mask);
-  Node d;
-  d.type = w.reduce_en ? TaskType::REDUCE : TaskType::TRANS_MEM;
-  d.data_type = w.reduce_en ? w.reduce_type : en.trace.op.data_type;
-  d.reduce_op = w.reduce_op;
-  u32 n = en.data_node(m, at, d, {GroupSpec{dst, {src}}});
+  u32 n = en.data_node(m, at, plan.node, {plan.group});
   completion(en, m, at, w.cke, n);
-  if (w.rmt_set_mask) en.post(m, at, peer, peer_die, off16(w.rmt_set_id, at.cke_off), w.rmt_set_mask, true, n);
-  en.clear_waited(m, at, wait_id, w.cke.wait_mask, w.cke.clear_type);
-  return Step::Next;
-}
-
-Step ms_reduce(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
-  u16 wait_id = off16(w.cke.wait_id, at.cke_off);
-  if (!ready(en, m, at, wait_id, w.cke.wait_mask)) return Step::Blocked;
-  u64 len = 0;
-  if (!length(en, m, at, w.len_xn, len)) return Step::Failed;
-  GroupSpec g;
-  g.dst = ms_slice(m.rank, en.ms_buf, off16(w.ms[0], at.ms_off), len);
-  for (u32 i = 1; i < w.operands(); ++i) g.srcs.push_back(ms_slice(m.rank, en.ms_buf, off16(w.ms[i], at.ms_off), len));
-  en.consume(m, at, wait_id, w.cke.wait_mask);
-  Node d;
-  d.type = TaskType::REDUCE;
-  d.data_type = w.ms_type;
-  d.reduce_op = w.ms_op;
-  if (w.cast_en) d.flags |= kTaskSemanticUnchecked;  // the output element size changes (§3.4)
-  u32 n = en.data_node(m, at, d, {g});
-  completion(en, m, at, w.cke, n);
+  if (w.rmt_set_mask)
+    en.post(m, at, plan.peer, plan.peer_die, off16(w.rmt_set_id, at.cke_off), w.rmt_set_mask, true, n);
   en.clear_waited(m, at, wait_id, w.cke.wait_mask, w.cke.clear_type);
   return Step::Next;
 }
@@ -151,6 +115,42 @@ Step sync_word(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
 
 }  // namespace
 
+bool plan_a5_data(Engine& en, Mission& m, const WordCtx& at, const A5Word& w, DataPlan& plan) {
+  u64 len = 0;
+  if (!length(en, m, at, w.len_xn, len)) return false;
+  plan.node = Node{};
+  plan.peer = m.rank;
+  plan.peer_die = m.die;
+  if (w.kind == A5Kind::MsReduce) {
+    plan.group.dst = ms_slice(m.rank, en.ms_buf, off16(w.ms[0], at.ms_off), len);
+    plan.group.srcs.clear();
+    for (u32 i = 1; i < w.operands(); ++i)
+      plan.group.srcs.push_back(ms_slice(m.rank, en.ms_buf, off16(w.ms[i], at.ms_off), len));
+    plan.node.type = TaskType::REDUCE;
+    plan.node.data_type = w.ms_type;
+    plan.node.reduce_op = w.ms_op;
+    if (w.cast_en) plan.node.flags |= kTaskSemanticUnchecked;  // the output element size changes (§3.4)
+    return true;
+  }
+  if (w.header >= 0x1008 && len > kUbMaxBytes)
+    return en.fail(m, at, 105, fmt::format("transfers {:#x} bytes, more than 256 MiB", len));
+  if (w.uses_channel) {
+    const CcuChannel* c = en.channel(m, at, w.channel);
+    if (!c) return false;
+    plan.peer = c->peer_rank;
+    plan.peer_die = c->peer_die;
+  }
+  Slice src, dst;
+  if (!operand(en, m, at, w.src, w.src.remote ? plan.peer : m.rank, len, src)) return false;
+  if (!operand(en, m, at, w.dst_op, w.dst_op.remote ? plan.peer : m.rank, len, dst)) return false;
+  plan.group.srcs.assign(1, src);
+  plan.group.dst = dst;
+  plan.node.type = w.reduce_en ? TaskType::REDUCE : TaskType::TRANS_MEM;
+  plan.node.data_type = w.reduce_en ? w.reduce_type : en.trace.op.data_type;
+  plan.node.reduce_op = w.reduce_op;
+  return true;
+}
+
 bool a5_allowed_in_body(const A5Word& w) {
   if (w.kind == A5Kind::ClearCke || w.kind == A5Kind::MsReduce) return true;
   return w.kind == A5Kind::Trans && w.header <= 0x1007;
@@ -196,9 +196,8 @@ Step exec_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w, u32& jump_to)
     case A5Kind::SyncXn:
       return sync_word(en, m, at, w);
     case A5Kind::Trans:
-      return trans(en, m, at, w);
     case A5Kind::MsReduce:
-      return ms_reduce(en, m, at, w);
+      return data_word(en, m, at, w);
   }
   return Step::Failed;
 }

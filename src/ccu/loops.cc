@@ -129,7 +129,10 @@ Step step_group(Engine& en, Mission& m) {
   }
   const LoopLane& l = g.lanes[g.lane];
   if (!g.started) {
-    if (en.opt.loop_merge && l.copy == 0 && try_merge(en, m, g)) return Step::Next;
+    if (en.opt.loop_merge && l.copy == 0 && en.trace.ccu.isa == CcuIsa::A5) {
+      MergeResult r = try_merge(en, m, g);
+      if (r != MergeResult::NotMerged) return r == MergeResult::Merged ? Step::Next : Step::Failed;
+    }
     g.lane_id = m.next_lane++;
     u32 ls = loop_boundary(en, m, g, CcuNodeKind::LoopStart);
     en.store.edges_from(g.pre_frontier, ls);

@@ -46,8 +46,24 @@ bool overlap(const Slice& a, const Slice& b) {
   return a.offset <= b.offset ? b.offset - a.offset < a.len : a.offset - b.offset < b.len;
 }
 
-void task_problems(const Trace& t, u32 id, std::vector<std::string>& why) {
+// The MS buffer of CCU nodes (ccu.md §6.2), kNoBuf if the trace has none.
+BufId ms_buffer(const Trace& t) {
+  auto it = t.buffers.ids.find("MS");
+  return it == t.buffers.ids.end() ? kNoBuf : it->second;
+}
+
+void task_problems(const Trace& t, u32 id, BufId ms, std::vector<std::string>& why) {
   const Task& k = t.tasks[id];
+  if ((k.flags & kTaskCcu) && ms != kNoBuf)  // one MS operation moves at most one slot (ccu.md §6.2)
+    for (u32 gi = 0; gi < k.group_count; ++gi) {
+      const Group& g = t.group(k, gi);
+      for (u32 i = 0; i <= g.src_count; ++i) {
+        const Slice& s = t.slices[i < g.src_count ? g.first_src + i : g.dst];
+        if (s.buf == ms && s.len > kCcuMsSlotBytes)
+          why.push_back(fmt::format("MS operand {} is longer than one {}-byte slot", describe_slice(t, s),
+                                    kCcuMsSlotBytes));
+      }
+    }
   bool reduce = is_reduce_task(k.type);
   bool batch = k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE;
   u32 u = size_of(k.data_type);
@@ -74,9 +90,14 @@ void task_problems(const Trace& t, u32 id, std::vector<std::string>& why) {
   }
 }
 
-// 202: pairs of slices of one task that must not overlap.
-bool find_overlap(const Trace& t, const Task& k, u32& a, u32& b) {
+// 202: pairs of slices of one task that must not overlap. In a CCU batch
+// (a merged loop, ccu.md §9.6) the pairs of different iterations reuse
+// their MS slots: MS slices of different groups are never compared.
+bool find_overlap(const Trace& t, const Task& k, BufId ms, u32& a, u32& b) {
   bool batch = k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE;
+  auto reused_ms = [&](u32 gi, u32 gj, const Slice& x, const Slice& y) {
+    return gi != gj && (k.flags & kTaskCcu) && x.buf == ms && y.buf == ms;
+  };
   for (u32 gi = 0; gi < k.group_count; ++gi) {
     const Group& g = t.group(k, gi);
     // Sources of this group (and, in a batch, of every group) vs destinations.
@@ -84,7 +105,7 @@ bool find_overlap(const Trace& t, const Task& k, u32& a, u32& b) {
       const Group& h = t.group(k, gj);
       for (u32 i = 0; i < h.src_count; ++i) {
         u32 s = h.first_src + i;
-        if (overlap(t.slices[s], t.slices[g.dst])) {
+        if (overlap(t.slices[s], t.slices[g.dst]) && !reused_ms(gi, gj, t.slices[s], t.slices[g.dst])) {
           if ((k.flags & kTaskCcu) && t.slices[s].offset == t.slices[g.dst].offset &&
               t.slices[s].len == t.slices[g.dst].len)
             continue;  // CCU nodes may read and write exactly one slice
@@ -92,7 +113,8 @@ bool find_overlap(const Trace& t, const Task& k, u32& a, u32& b) {
           return true;
         }
       }
-      if (batch && gj > gi && overlap(t.slices[h.dst], t.slices[g.dst])) {
+      if (batch && gj > gi && overlap(t.slices[h.dst], t.slices[g.dst]) &&
+          !reused_ms(gi, gj, t.slices[h.dst], t.slices[g.dst])) {
         a = g.dst, b = h.dst;
         return true;
       }
@@ -105,11 +127,12 @@ bool find_overlap(const Trace& t, const Task& k, u32& a, u32& b) {
 
 void check_single_tasks(const Trace& t, FindingSink& out) {
   std::vector<std::string> why;
+  BufId ms = ms_buffer(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     const Task& k = t.tasks[id];
     if (!is_data_task(k.type)) continue;
     why.clear();
-    task_problems(t, id, why);
+    task_problems(t, id, ms, why);
     if (!why.empty()) {
       if (out.wants(201)) {
         Finding f = make_finding(201, StageTag::SingleTaskCheck,
@@ -123,7 +146,7 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
       }
     }
     u32 a, b;
-    if (find_overlap(t, k, a, b)) {
+    if (find_overlap(t, k, ms, a, b)) {
       if (!out.wants(202)) {
         out.count(202, Severity::Error);
         continue;

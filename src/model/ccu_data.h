@@ -90,6 +90,7 @@ struct CcuNodeInfo {
   u32 pc = kNone;  // instruction id of the word that made the node
   u32 loop = kNone;  // LOOP boundaries: instruction id of the Loop word
   u32 copy = 0, iterations = 0;  // LOOP boundaries: copy index; iteration count
+  u32 copies = 1;  // LOOP boundaries of a merged loop (ccu.md §9.6): the copies it stands for
 };
 
 // One expanded mission: its nodes live, in creation order, in their own

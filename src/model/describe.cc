@@ -100,6 +100,8 @@ std::string describe_task(const Trace& t, u32 task) {
       case CcuNodeKind::SubEnd:
         return fmt::format("END(CCU_SUB_GRAPH) rank {} die {} mission {}", m->rank, m->die, m->mission);
       case CcuNodeKind::LoopStart:
+        if (n.copies > 1)
+          return fmt::format("START(LOOP {} merged: {} copies x {} iterations){}", n.loop, n.copies, n.iterations, s);
         return fmt::format("START(LOOP {} copy {}, {} iterations){}", n.loop, n.copy, n.iterations, s);
       case CcuNodeKind::LoopEnd:
         return fmt::format("END(LOOP {} copy {}){}", n.loop, n.copy, s);
