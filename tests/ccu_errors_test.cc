@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "ccu/machine.h"
 #include "ccu_program.h"
+#include "io/jsonl_reader.h"
 
 namespace cc {
 namespace {
@@ -232,6 +234,51 @@ TEST(CcuErrors, NamedWarnings) {
   CcuProgram sync = one_rank({sync_cke(8, 0, 1, 0)});
   sync.channel(0, 0, 0, 0, 0);
   EXPECT_EQ(tags(sync), S{"CCU-W-SYNC-EMPTY"});
+}
+
+}  // namespace
+}  // namespace cc
+
+namespace cc {
+namespace {
+
+// --ccu-carry-cke: the CKE state of one operator reaches the next (§4).
+TEST(CcuOptions, CarryCke) {
+  using namespace test::a5;
+  test::CcuProgram first = one_rank({set_cke(5, 1)});
+  test::CcuProgram second = one_rank(prologue() + std::vector<Word>{clear_cke(5, 1)} + copy_and_wait());
+  for (bool carry_on : {false, true}) {
+    ccu::CcuCarry carry;
+    CcuOptions o{.carry_cke = carry_on};
+    Result<ReadTrace> r = read_jsonl_string(first.text(), "a.jsonl");
+    ASSERT_TRUE(r.ok());
+    expand_ccu(r.value().trace, o, &carry);
+    EXPECT_EQ(carry.cke.size(), carry_on ? 1u : 0u);
+    Result<ReadTrace> r2 = read_jsonl_string(second.text(), "b.jsonl");
+    ASSERT_TRUE(r2.ok());
+    std::vector<Finding> f = expand_ccu(r2.value().trace, o, &carry);
+    std::vector<u16> codes;
+    std::vector<std::string> tags;
+    for (const Finding& x : f) {
+      if (x.code) codes.push_back(x.code);
+      if (!x.tag.empty()) tags.push_back(x.tag);
+    }
+    // Carried: the bit satisfies the wait, with no post to draw an edge from.
+    EXPECT_EQ(codes, carry_on ? V{} : V{102});
+    EXPECT_EQ(tags, carry_on ? std::vector<std::string>{"CCU-W-ORPHAN-BITS"} : std::vector<std::string>{});
+  }
+}
+
+// --ccu-drain-at-end: an unobserved transfer gets an edge to its END.
+TEST(CcuOptions, DrainAtEnd) {
+  using namespace test::a5;
+  test::CcuProgram p = one_rank(prologue() + std::vector<Word>{loc_mem_to_loc_mem(2, 1, 1)});
+  for (bool drain : {false, true}) {
+    test::Expanded e = expand_text(p.text(), {.drain_at_end = drain});
+    std::string r = test::render_ccu(e.trace);
+    EXPECT_EQ(r.find("m0.2 END <- m0.0 m0.1") != std::string::npos, drain) << r;
+    EXPECT_EQ(r.find("m0.2 END <- m0.0\n") != std::string::npos, !drain) << r;
+  }
 }
 
 }  // namespace

@@ -95,6 +95,8 @@ void save_carry(Engine& en) {
 // §5.1: every mission still blocked is a deadlock; a never-satisfied WAIT
 // stands for the rest of it, so its placeholder never runs.
 void report_blocked(Engine& en, std::vector<std::pair<u32, u32>>& node_to_host) {
+  u32 failed = static_cast<u32>(
+      std::count_if(en.missions.begin(), en.missions.end(), [](const Mission& m) { return m.failed; }));
   for (Mission& m : en.missions) {
     if (m.state != MissionState::Blocked) continue;
     const WordCtx& at = m.blocked_at;
@@ -110,6 +112,10 @@ void report_blocked(Engine& en, std::vector<std::pair<u32, u32>>& node_to_host) 
                                       at.loop_pc, at.copy, at.iteration));
     f.details.push_back(fmt::format("Missing : bits {:#x}; no instruction of any mission still to run sets them",
                                     m.blocked_mask & ~value));
+    if (failed)
+      f.details.push_back(fmt::format("Note    : {} mission{} stopped on an error (reported above); what {} would "
+                                      "have posted is missing",
+                                      failed, failed > 1 ? "s" : "", failed > 1 ? "they" : "it"));
     f.details.push_back("Mission : " + task_line(en.trace, m.placeholder));
     Node b;
     b.type = TaskType::WAIT;
