@@ -179,3 +179,104 @@ Word ms_reduce(u16 header, const std::vector<u16>& ms, u16 len_xn, u8 type_code,
 }
 
 }  // namespace cc::test::a5
+
+namespace cc::test::a6 {
+
+namespace {
+
+Word fields(u16 header, std::initializer_list<std::pair<u32, u64>> f, Set s = {}, std::initializer_list<std::pair<u32, u8>> bytes = {}) {
+  Word w;
+  auto put = [&](u32 off, u32 n, u64 v) {
+    for (u32 i = 0; i < n; ++i) w.b[off + i] = static_cast<u8>(v >> (8 * i));
+  };
+  put(0, 2, header);
+  for (auto [off, v] : f) put(off, 2, v);
+  for (auto [off, v] : bytes) w.b[off] = v;
+  put(28, 2, s.id);
+  put(30, 2, s.mask);
+  return w;
+}
+
+Word with_u64(Word w, u32 off, u64 v) {
+  for (u32 i = 0; i < 8; ++i) w.b[off + i] = static_cast<u8>(v >> (8 * i));
+  return w;
+}
+
+Word with_u32(Word w, u32 off, u32 v) {
+  for (u32 i = 0; i < 4; ++i) w.b[off + i] = static_cast<u8>(v >> (8 * i));
+  return w;
+}
+
+}  // namespace
+
+Word load_sqe(u16 xn, u16 slot, Set s) { return fields(0x0001, {{2, xn}, {4, slot}}, s); }
+Word load_imm(u16 xn, u64 imm, Set s) { return with_u64(fields(0x0002, {{2, xn}}, s), 4, imm); }
+Word load_x(u16 xd, u16 xs, u16 xso, u16 xdo, bool m, Set s) {
+  return fields(0x0006, {{2, xd}, {4, xs}, {6, xso}, {8, xdo}}, s, {{10, m ? 1 : 0}});
+}
+Word store_x(u16 xd, u16 xs, u16 xso, u16 xdo, bool m, Set s) {
+  return fields(0x0007, {{2, xd}, {4, xs}, {6, xso}, {8, xdo}}, s, {{10, m ? 1 : 0}});
+}
+Word clear_x(u16 xn, u16 xm, Set s) { return fields(0x0008, {{2, xn}, {4, xm}}, s); }
+Word nop(Set s) { return fields(0x0009, {}, s); }
+Word load(u16 xd, u16 xs, u16 xst, u16 xl, u8 dst_type, Set s) {
+  return fields(0x000a, {{2, xd}, {4, xs}, {6, xst}, {8, xl}}, s, {{22, dst_type}});
+}
+Word store(u16 xd, u16 xdt, u16 xs, u16 xl, u16 xh, u8 src_type, Set s) {
+  return fields(0x000b, {{2, xd}, {4, xdt}, {6, xs}, {8, xl}, {10, xh}}, s, {{22, src_type}});
+}
+Word alu(u16 header, u16 xd, u16 xn, u16 xm, bool m, bool arithmetic, Set s) {
+  return fields(header, {{2, xd}, {4, xn}, {6, xm}}, s, {{8, m ? 1 : 0}, {22, arithmetic ? 1 : 0}});
+}
+Word loop(u16 start, u16 end, u16 xm, u16 xn, u16 xp, bool mode, u16 wish) {
+  return fields(0x0800, {{2, start}, {4, end}, {6, xm}, {8, xn}, {10, xp}, {12, wish}}, {}, {{14, mode ? 1 : 0}});
+}
+Word loop_group(u16 start, u16 xn, u16 xm, u16 xp) { return fields(0x0801, {{2, start}, {4, xn}, {6, xm}, {8, xp}}); }
+Word set_ck_bit(u16 set_id, u16 set_mask, u16 wait_id, u16 wait_mask, bool clear, u64 user) {
+  Word w = fields(0x0802, {{4, set_id}, {6, set_mask}, {8, wait_id}, {10, wait_mask}}, {}, {{2, clear ? 1 : 0}});
+  return with_u64(w, 12, user);
+}
+Word clear_cke(u16 wait_id, u16 wait_mask, u16 clear_id, u16 clear_mask, bool clear) {
+  return fields(0x0804, {{4, clear_id}, {6, clear_mask}, {8, wait_id}, {10, wait_mask}}, {}, {{2, clear ? 1 : 0}});
+}
+Word jmp(u16 expected, u16 cond, u16 target, u8 op, bool absolute) {
+  return fields(0x0805, {{2, expected}, {4, cond}, {6, target}}, {},
+                {{8, static_cast<u8>((op & 0xf) | (absolute ? 0x10 : 0))}});
+}
+Word wait(u16 cond, u16 expected, u8 op) { return fields(0x0807, {{2, cond}, {4, expected}}, {}, {{6, op}}); }
+Word mem_to_ms(u16 ms, u16 xs, u16 xst, u16 xl, u16 xo, Set s) {
+  return fields(0x1000, {{2, ms}, {4, xs}, {6, xst}, {8, xl}, {10, xo}}, s);
+}
+Word ms_to_mem(u16 xd, u16 xdt, u16 ms, u16 xl, u16 xo, Set s) {
+  return fields(0x1002, {{2, xd}, {4, xdt}, {6, ms}, {8, xl}, {10, xo}}, s);
+}
+Word ms_to_ms(u16 msd, u16 mss, u16 xl, u16 xo, Set s) { return fields(0x1005, {{2, msd}, {4, mss}, {6, xl}, {8, xo}}, s); }
+Word mem_to_mem(u16 xd, u16 xdt, u16 xs, u16 xst, u16 xl, u16 ms, Set s) {
+  return fields(0x1006, {{2, xd}, {4, xdt}, {6, xs}, {8, xst}, {10, xl}, {12, ms}}, s);
+}
+Word trans_mem(const TransMem& f) {
+  Word w = fields(0x1010, {{2, f.xd}, {4, f.xdt}, {6, f.xs}, {8, f.xst}, {10, f.xl}, {12, f.xc}, {14, f.xn}, {16, f.xnt}},
+                  f.set, {{22, f.udf_type}, {23, f.reduce}, {24, f.dma}, {25, f.flags25}, {26, f.flags26}});
+  return with_u32(w, 18, f.value);
+}
+Word sync_wt_x(u16 xd, u16 xs, u16 xc, u16 xn, u32 value, bool notify, bool m, Set s) {
+  Word w = fields(0x100d, {{2, xd}, {6, xs}, {8, xc}, {10, xn}}, s,
+                  {{18, static_cast<u8>((notify ? 1 : 0) | (m ? 2 : 0))}});
+  return with_u32(w, 14, value);
+}
+Word reduce(u16 header, const std::vector<u16>& ms, u16 xl, u8 type_code, Set s) {
+  std::initializer_list<std::pair<u32, u64>> none = {};
+  Word w = fields(header, none, s);
+  for (std::size_t i = 0; i < ms.size() && i < 8; ++i) {
+    w.b[2 + 2 * i] = static_cast<u8>(ms[i]);
+    w.b[3 + 2 * i] = static_cast<u8>(ms[i] >> 8);
+  }
+  w.b[18] = static_cast<u8>(xl);
+  w.b[19] = static_cast<u8>(xl >> 8);
+  u16 ctl = static_cast<u16>((((ms.size() - 2) & 7) << 1) | ((type_code & 0x1f) << 11));
+  w.b[22] = static_cast<u8>(ctl);
+  w.b[23] = static_cast<u8>(ctl >> 8);
+  return w;
+}
+
+}  // namespace cc::test::a6

@@ -70,3 +70,45 @@ Word ms_reduce(u16 header, const std::vector<u16>& ms, u16 len_xn, u8 type_code,
 Word raw(u16 header);
 
 }  // namespace cc::test::a5
+
+namespace cc::test::a6 {
+
+using ccu::Word;
+
+// The word's own set (u16@28, u16@30).
+struct Set {
+  u16 id = 0, mask = 0;
+};
+
+Word load_sqe(u16 xn, u16 slot, Set s = {});                                         // 0x0001
+Word load_imm(u16 xn, u64 imm, Set s = {});                                          // 0x0002
+Word load_x(u16 xd, u16 xs, u16 xso, u16 xdo, bool reg_mode, Set s = {});            // 0x0006
+Word store_x(u16 xd, u16 xs, u16 xso, u16 xdo, bool reg_mode, Set s = {});           // 0x0007
+Word clear_x(u16 xn, u16 xm, Set s = {});                                            // 0x0008
+Word nop(Set s = {});                                                                // 0x0009
+Word load(u16 xd, u16 xs, u16 xst, u16 xl, u8 dst_type = 0, Set s = {});             // 0x000A
+Word store(u16 xd, u16 xdt, u16 xs, u16 xl, u16 xh, u8 src_type = 0, Set s = {});    // 0x000B
+// 0x000D Add .. 0x0016 Popcnt: xd <- xn OP (xm register, or imm16 when !reg_mode for Add/Sub/Mul).
+Word alu(u16 header, u16 xd, u16 xn, u16 xm_or_imm, bool reg_mode, bool arithmetic = false, Set s = {});
+Word loop(u16 start, u16 end, u16 xm_iters, u16 xn_stride, u16 xp_ctx, bool mode = false, u16 wish = 0);  // 0x0800
+Word loop_group(u16 start, u16 xn, u16 xm, u16 xp);                                  // 0x0801
+Word set_ck_bit(u16 set_id, u16 set_mask, u16 wait_id = 0, u16 wait_mask = 0, bool clear = true, u64 user = 0);
+Word clear_cke(u16 wait_id, u16 wait_mask, u16 clear_id = 0, u16 clear_mask = 0, bool clear = true);
+// 0x0805: jump (absolute or relative) by X[target] if X[cond] OP X[expected].
+Word jmp(u16 expected, u16 cond, u16 target, u8 op, bool absolute);
+Word wait(u16 cond, u16 expected, u8 op);                                            // 0x0807
+Word mem_to_ms(u16 ms, u16 xs, u16 xst, u16 xl, u16 xo, Set s = {});                // 0x1000
+Word ms_to_mem(u16 xd, u16 xdt, u16 ms, u16 xl, u16 xo, Set s = {});                // 0x1002
+Word ms_to_ms(u16 msd, u16 mss, u16 xl, u16 xo, Set s = {});                        // 0x1005
+Word mem_to_mem(u16 xd, u16 xdt, u16 xs, u16 xst, u16 xl, u16 ms = 0, Set s = {});   // 0x1006
+struct TransMem {
+  u16 xd = 0, xdt = 0, xs = 0, xst = 0, xl = 0, xc = 0, xn = 0, xnt = 0;
+  u32 value = 0;
+  u8 udf_type = 0, reduce = 0, dma = 3, flags25 = 0, flags26 = 0;
+  Set set = {};
+};
+Word trans_mem(const TransMem& f);                                                   // 0x1010
+Word sync_wt_x(u16 xd, u16 xs, u16 xc, u16 xn, u32 value, bool notify, bool reg_mode, Set s = {});  // 0x100D
+Word reduce(u16 header, const std::vector<u16>& ms, u16 xl, u8 type_code, Set s = {});
+
+}  // namespace cc::test::a6

@@ -53,7 +53,8 @@ std::string message(const CcuProgram& p, u16 code, const CcuOptions& o = {}) {
 }
 
 TEST(CcuErrors, CorrectProgramPasses) {
-  CcuProgram p = one_rank(prologue() + copy_and_wait());
+  // The whole INPUT to OUTPUT: a complete one-rank AllReduce.
+  CcuProgram p = one_rank(prologue() + copy_and_wait(), {kIn, kOut, 0x400});
   EXPECT_EQ(codes(p), V{});
   CheckResult r = test::check_text(p.text());
   EXPECT_TRUE(r.pass) << fmt::format("{}", fmt::join(test::error_codes(r), ","));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -34,7 +35,7 @@ Outcome outcome(const std::string& text, const CcuOptions& opt) {
   return o;
 }
 
-u32 rounds() { return std::getenv("COLLCHECK_LONG_TESTS") ? 5000 : 400; }
+u32 rounds() { return std::getenv("COLLCHECK_LONG_TESTS") ? 5000 : 1000; }
 
 TEST(CcuProperty, LoopMergeChangesNoFinding) {
   u32 merged = 0, failing = 0, programs = 0;
@@ -47,7 +48,10 @@ TEST(CcuProperty, LoopMergeChangesNoFinding) {
     ASSERT_EQ(unrolled.pass, merged_o.pass);
     ASSERT_EQ(unrolled.stats.steps, merged_o.stats.steps) << "seed " << seed;
     merged += merged_o.stats.merged_loops > 0;
-    failing += !unrolled.pass;
+    // Random programs compute no collective: count failures of stages 1-4.
+    failing += std::any_of(unrolled.kinds.begin(), unrolled.kinds.end(), [](const CountKey& k) {
+      return std::get<0>(k) == Severity::Error && (std::get<1>(k) < 400 || std::get<1>(k) > 499);
+    });
     ++programs;
   }
   if (std::getenv("CCU_PROPERTY_STATS")) {

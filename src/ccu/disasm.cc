@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ccu/a5_word.h"
+#include "ccu/a6_word.h"
 #include "model/ccu_names.h"
 
 namespace cc::ccu {
@@ -76,7 +77,13 @@ std::string a5_body(const A5Word& w) {
 std::string disasm(CcuIsa isa, const Word& w) {
   std::string why;
   std::string_view mn = ccu_mnemonic(isa, w.header());
-  if (isa == CcuIsa::A6) return fmt::format("<A6 words are not decoded yet> [{:#06x}]", w.header());
+  if (isa == CcuIsa::A6) {
+    A6Word a;
+    if (!decode_a6(w, a, why))
+      return fmt::format("<invalid: {}> [{:#06x}{}{}]", why, w.header(), mn.empty() ? "" : " ", mn);
+    std::string body = a6_operands(a);
+    return body.empty() ? std::string(mn) : fmt::format("{} {}", mn, body);
+  }
   A5Word a;
   if (!decode_a5(w, a, why)) return fmt::format("<invalid: {}> [{:#06x}{}{}]", why, w.header(), mn.empty() ? "" : " ", mn);
   std::string body = a5_body(a);

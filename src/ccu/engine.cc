@@ -139,6 +139,7 @@ bool Engine::block(Mission& m, const WordCtx& at, u16 id, u16 mask) {
   m.blocked_die = static_cast<u16>(m.die);
   m.blocked_cke = id;
   m.blocked_mask = mask;
+  m.blocked_on.clear();
   return false;
 }
 

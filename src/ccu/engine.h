@@ -34,6 +34,8 @@ struct WordCtx {
   bool in_body = false;
   u16 cke_off = 0, ms_off = 0;
   u64 addr_add = 0;  // copy offset + iteration stride, added to every address operand
+  u64 copy_add = 0, iter_add = 0;  // its two parts (A6 TransMem applies them separately)
+  bool replicated = false;         // in a copy of a replicated loop (A6 address formula)
   u32 xn_off = 0;    // A6: register id offset of the copy
   u32 loop_pc = kNone;  // inside a loop body: the Loop word
   u32 copy = 0, iteration = 0;
@@ -92,6 +94,7 @@ struct Mission {
   // While blocked: the wait and where it is.
   WordCtx blocked_at;
   u16 blocked_die = 0, blocked_cke = 0, blocked_mask = 0;
+  std::string blocked_on;  // A6 Wait: the register condition ("" for a CKE wait)
   std::vector<u32> data_nodes;  // data nodes of the mission (drain edges)
 };
 

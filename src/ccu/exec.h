@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ccu/a5_word.h"
+#include "ccu/a6_word.h"
 #include "ccu/engine.h"
 
 namespace cc::ccu {
@@ -32,6 +33,11 @@ Step exec_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w, u32& jump_to)
 // §9.2: words allowed inside an A5 loop body.
 bool a5_allowed_in_body(const A5Word& w);
 
+// A6 (§15): the same for the A6 instruction set; a jump taken inside a
+// loop body (`body`) is 111.
+Step exec_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w, bool body, u32& jump_to);
+bool a6_allowed_in_body(const A6Word& w);
+
 // Starts mission `m` (START node, image, SQE checks); false if it failed.
 bool start_mission(Engine& en, Mission& m);
 // Runs a started mission until it blocks, fails or ends; returns whether
@@ -41,6 +47,7 @@ bool run_mission(Engine& en, Mission& m);
 // Loops (loops.cc): sets up the LoopGroup `w` at `at` (A5 parameter
 // layout), or expands one step of the active group.
 Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w);
+Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w);
 Step step_group(Engine& en, Mission& m);
 
 // Loop merge (loop_merge.cc, §9.6): emits all copies of the loop at

@@ -101,17 +101,20 @@ void report_blocked(Engine& en, std::vector<std::pair<u32, u32>>& node_to_host) 
     if (m.state != MissionState::Blocked) continue;
     const WordCtx& at = m.blocked_at;
     u16 value = en.machine.die(m.rank, m.die).cke_value(m.blocked_cke);
-    Finding f = en.mission_finding(
-        102, m,
-        fmt::format("Deadlock: CCU rank {} die {} mission {} is blocked at pc {}: it waits for cke {} bits {:#x}, "
-                    "which hold {:#x}.",
-                    m.rank, m.die, m.key, at.pc, m.blocked_cke, m.blocked_mask, value));
+    std::string waits = m.blocked_on.empty()
+                            ? fmt::format("cke {} bits {:#x}, which hold {:#x}", m.blocked_cke, m.blocked_mask, value)
+                            : "the condition " + m.blocked_on;
+    Finding f = en.mission_finding(102, m,
+                                   fmt::format("Deadlock: CCU rank {} die {} mission {} is blocked at pc {}: it waits "
+                                               "for {}.",
+                                               m.rank, m.die, m.key, at.pc, waits));
     f.details.push_back("Word    : " + en.word_line(m, at.pc));
     if (at.in_body)
       f.details.push_back(fmt::format("Loop    : lane {}, loop word at pc {}, copy {}, iteration {}", at.lane,
                                       at.loop_pc, at.copy, at.iteration));
-    f.details.push_back(fmt::format("Missing : bits {:#x}; no instruction of any mission still to run sets them",
-                                    m.blocked_mask & ~value));
+    if (m.blocked_on.empty())
+      f.details.push_back(fmt::format("Missing : bits {:#x}; no instruction of any mission still to run sets them",
+                                      m.blocked_mask & ~value));
     if (failed)
       f.details.push_back(fmt::format("Note    : {} mission{} stopped on an error (reported above); what {} would "
                                       "have posted is missing",

@@ -15,13 +15,21 @@ namespace cc::ccu {
 namespace {
 
 // The (die-local) CKE ids a lane's body sets or waits on, for §9.4's warning.
-void lane_ckes(const Mission& m, const LoopLane& l, std::vector<u16>& out) {
+void lane_ckes(CcuIsa isa, const Mission& m, const LoopLane& l, std::vector<u16>& out) {
   for (u32 pc = l.body_start; pc <= l.body_end && pc < m.image->size; ++pc) {
-    A5Word w;
     std::string why;
-    if (!decode_a5(word_at(*m.image, pc), w, why)) continue;
-    if (w.cke.wait_mask) out.push_back(static_cast<u16>(w.cke.wait_id + l.cke_off));
-    if (w.cke.set_mask) out.push_back(static_cast<u16>(w.cke.set_id + l.cke_off));
+    u16 wait_id = 0, wait_mask = 0, set_id = 0, set_mask = 0;
+    if (isa == CcuIsa::A6) {
+      A6Word w;
+      if (!decode_a6(word_at(*m.image, pc), w, why)) continue;
+      wait_id = w.wait_id, wait_mask = w.wait_mask, set_id = w.set_id, set_mask = w.set_mask;
+    } else {
+      A5Word w;
+      if (!decode_a5(word_at(*m.image, pc), w, why)) continue;
+      wait_id = w.cke.wait_id, wait_mask = w.cke.wait_mask, set_id = w.cke.set_id, set_mask = w.cke.set_mask;
+    }
+    if (wait_mask) out.push_back(static_cast<u16>(wait_id + l.cke_off));
+    if (set_mask) out.push_back(static_cast<u16>(set_id + l.cke_off));
   }
 }
 
@@ -29,7 +37,7 @@ void warn_shared_ckes(Engine& en, Mission& m, const WordCtx& at, const GroupRun&
   std::map<u16, u32> first_lane;
   for (u32 i = 0; i < g.lanes.size(); ++i) {
     std::vector<u16> ids;
-    lane_ckes(m, g.lanes[i], ids);
+    lane_ckes(en.trace.ccu.isa, m, g.lanes[i], ids);
     for (u16 id : ids) {
       auto [it, added] = first_lane.emplace(id, i);
       if (added || it->second == i) continue;
@@ -61,54 +69,69 @@ u32 loop_boundary(Engine& en, Mission& m, const GroupRun& g, CcuNodeKind kind) {
 
 }  // namespace
 
-Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
-  u64 group = 0, offsets = 0;
-  if (!en.read_reg(m, at, RegFile::Xn, w.xn, group) || !en.read_reg(m, at, RegFile::Xn, w.xm, offsets))
-    return Step::Failed;
-  u32 loops = (group >> 41) & 0x7f, expand_offset = (group >> 48) & 0x7f, expand_cnt = (group >> 55) & 0x7f;
-  u16 cke_off = offsets & 0x3ff, ms_off = (offsets >> 10) & 0x7ff;
-  u64 addr_off = (offsets >> 21) & 0xffffffffu;
-  if (loops == 0) return Step::Next;  // §9.2: the group does nothing
+namespace {
+
+// One Loop word of a group, read with its instruction set's layout.
+struct LoopParams {
+  u32 start = 0, end = 0;  // body, inclusive
+  u32 iterations = 0;
+  u64 stride = 0;
+};
+
+// The group's parameters, common to both instruction sets.
+struct GroupParams {
+  u32 loops = 0, expand_offset = 0, expand_cnt = 0;
+  u16 cke_off = 0, ms_off = 0;
+  u64 addr_off = 0;
+  u32 xn_off = 0;  // A6
+};
+
+GroupParams offsets_from(u64 offsets) {
+  GroupParams p;
+  p.cke_off = offsets & 0x3ff;
+  p.ms_off = (offsets >> 10) & 0x7ff;
+  p.addr_off = (offsets >> 21) & 0xffffffffu;
+  return p;
+}
+
+// Builds the lanes (§9.3); `read_loop` reads the Loop word at a slot.
+template <typename ReadLoop>
+Step build_group(Engine& en, Mission& m, WordCtx& at, u32 first_loop, const GroupParams& gp, ReadLoop read_loop) {
+  if (gp.loops == 0) return Step::Next;  // §9.2: the group does nothing
   auto g = std::make_unique<GroupRun>();
   g->group_pc = at.pc;
-  for (u32 i = 0; i < loops; ++i) {
-    u32 pc = u32{w.start} + i;
+  for (u32 i = 0; i < gp.loops; ++i) {
+    u32 pc = first_loop + i;
     if (pc >= m.image->size)
       return en.fail(m, at, 105, fmt::format("LoopGroup slot {} (id {}) is outside the image", i, pc)), Step::Failed;
-    A5Word lw;
-    std::string why;
-    if (!decode_a5(word_at(*m.image, pc), lw, why) || lw.kind != A5Kind::Loop)
-      return en.fail(m, at, 111,
-                     fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, pc,
-                                 why.empty() ? en.word_line(m, pc) : why)),
-             Step::Failed;
     WordCtx lat = at;
     lat.pc = pc;
-    lat.header = lw.header;
-    u64 p = 0;
-    if (!en.read_reg(m, lat, RegFile::Xn, lw.xn, p)) return Step::Failed;
-    if (lw.end < lw.start || lw.end >= m.image->size)
+    lat.header = word_at(*m.image, pc).header();
+    LoopParams lp;
+    if (!read_loop(i, lat, lp)) return Step::Failed;
+    if (lp.end < lp.start || lp.end >= m.image->size)
       return en.fail(m, lat, 105,
-                     fmt::format("loop body [{},{}] is empty or outside the image ({} words)", lw.start, lw.end,
+                     fmt::format("loop body [{},{}] is empty or outside the image ({} words)", lp.start, lp.end,
                                  m.image->size)),
              Step::Failed;
-    bool replicated = i >= expand_offset;
-    u32 copies = replicated ? expand_cnt + 1 : 1;
+    bool replicated = i >= gp.expand_offset;
+    u32 copies = replicated ? gp.expand_cnt + 1 : 1;
     for (u32 e = 0; e < copies; ++e) {
       LoopLane l;
       l.loop_pc = pc;
       l.loop_index = i;
-      l.body_start = lw.start;
-      l.body_end = lw.end;
-      l.iterations = static_cast<u32>(p & 0x1fff);
-      l.stride = (p >> 13) & 0xffffffffu;
+      l.body_start = lp.start;
+      l.body_end = lp.end;
+      l.iterations = lp.iterations;
+      l.stride = lp.stride;
       l.replicated = replicated;
       l.copy = e;
       l.copies = copies;
       if (replicated) {
-        l.cke_off = static_cast<u16>(e * cke_off);
-        l.ms_off = static_cast<u16>(e * ms_off);
-        l.addr_off = e * addr_off;
+        l.cke_off = static_cast<u16>(e * gp.cke_off);
+        l.ms_off = static_cast<u16>(e * gp.ms_off);
+        l.addr_off = e * gp.addr_off;
+        l.xn_off = e * gp.xn_off;
       }
       g->lanes.push_back(l);
     }
@@ -117,6 +140,65 @@ Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
   warn_shared_ckes(en, m, at, *g);
   m.group = std::move(g);
   return Step::Next;
+}
+
+}  // namespace
+
+Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
+  u64 group = 0, offsets = 0;
+  if (!en.read_reg(m, at, RegFile::Xn, w.xn, group) || !en.read_reg(m, at, RegFile::Xn, w.xm, offsets))
+    return Step::Failed;
+  GroupParams gp = offsets_from(offsets);
+  gp.loops = (group >> 41) & 0x7f;
+  gp.expand_offset = (group >> 48) & 0x7f;
+  gp.expand_cnt = (group >> 55) & 0x7f;
+  return build_group(en, m, at, w.start, gp, [&](u32 i, WordCtx& lat, LoopParams& lp) {
+    A5Word lw;
+    std::string why;
+    if (!decode_a5(word_at(*m.image, lat.pc), lw, why) || lw.kind != A5Kind::Loop)
+      return en.fail(m, at, 111,
+                     fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, lat.pc,
+                                 why.empty() ? en.word_line(m, lat.pc) : why));
+    u64 p = 0;
+    if (!en.read_reg(m, lat, RegFile::Xn, lw.xn, p)) return false;
+    lp = {lw.start, lw.end, static_cast<u32>(p & 0x1fff), (p >> 13) & 0xffffffffu};
+    return true;
+  });
+}
+
+Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w) {
+  u64 group = 0, offsets = 0, xn_offset = 0;
+  if (!en.read_reg(m, at, RegFile::Xn, w.xn.id, group) || !en.read_reg(m, at, RegFile::Xn, w.xm.id, offsets) ||
+      !en.read_reg(m, at, RegFile::Xn, w.xp.id, xn_offset))
+    return Step::Failed;
+  GroupParams gp = offsets_from(offsets);
+  gp.loops = group & 0x3ff;
+  gp.expand_offset = (group >> 10) & 0x1ff;
+  gp.expand_cnt = (group >> 19) & 0x1ff;
+  gp.xn_off = static_cast<u32>(xn_offset);
+  if (gp.loops > 512 || gp.expand_cnt > 511 || gp.expand_offset > 511 || gp.expand_offset > gp.loops)
+    return en.fail(m, at, 105,
+                   fmt::format("LoopGroup parameters out of range: loopInsCnt {}, expandOffset {}, expandCnt {}",
+                               gp.loops, gp.expand_offset, gp.expand_cnt)),
+           Step::Failed;
+  return build_group(en, m, at, w.start, gp, [&](u32 i, WordCtx& lat, LoopParams& lp) {
+    A6Word lw;
+    std::string why;
+    if (!decode_a6(word_at(*m.image, lat.pc), lw, why) || lw.kind != A6Kind::Loop)
+      return en.fail(m, at, 111,
+                     fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, lat.pc,
+                                 why.empty() ? en.word_line(m, lat.pc) : why));
+    u64 iters = 0, stride = 0, ctx = 0;
+    if (!en.read_reg(m, lat, RegFile::Xn, lw.xm.id, iters) || !en.read_reg(m, lat, RegFile::Xn, lw.xn.id, stride) ||
+        !en.read_reg(m, lat, RegFile::Xn, lw.xp.id, ctx))
+      return false;
+    if (lw.loop_mode && lw.wish != (ctx & 0x1ff) + 1024)
+      return en.fail(m, lat, 111,
+                     fmt::format("Loop mode 1 with wishCKEBit {} (expanded only for loopCtxId + 1024 = {})", lw.wish,
+                                 (ctx & 0x1ff) + 1024));
+    lp = {lw.start, lw.end, static_cast<u32>(iters & 0x1fff), stride & 0xffffffffu};
+    return true;
+  });
 }
 
 Step step_group(Engine& en, Mission& m) {
@@ -150,7 +232,10 @@ Step step_group(Engine& en, Mission& m) {
     at.in_body = true;
     at.cke_off = l.cke_off;
     at.ms_off = l.ms_off;
-    at.addr_add = l.addr_off + u64{g.iteration} * l.stride;
+    at.copy_add = l.addr_off;
+    at.iter_add = u64{g.iteration} * l.stride;
+    at.addr_add = at.copy_add + at.iter_add;
+    at.replicated = l.replicated;
     at.xn_off = l.xn_off;
     at.loop_pc = l.loop_pc;
     at.copy = l.copy;

@@ -43,6 +43,8 @@ class Machine {
   DieState& die(u32 rank, u32 die) { return dies_[{rank, die}]; }
   const std::map<std::pair<u32, u32>, DieState>& dies() const { return dies_; }
   std::vector<Post> posts;
+  // A6 HBM scratch of Store/Load (§15.2): (rank, address) -> the stored registers.
+  std::map<std::pair<u32, u64>, std::vector<u64>> hbm;
 
  private:
   std::map<std::pair<u32, u32>, DieState> dies_;

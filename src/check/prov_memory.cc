@@ -56,6 +56,13 @@ void ProvMemory::read(const ProvMap& m, u64 src, u64 len, u64 dst, std::vector<P
   if (at < end) out.push_back({at - src + dst, end - src + dst, Prov{}});
 }
 
+ProvMap& ProvMemory::pair(u32 rank, BufId buf, u32 pair) { return pairs_[{rank, buf, pair}]; }
+
+ProvMap* ProvMemory::find_pair(u32 rank, BufId buf, u32 pair) {
+  auto it = pairs_.find({rank, buf, pair});
+  return it == pairs_.end() ? nullptr : &it->second;
+}
+
 u64 ProvMemory::segments() const {
   u64 n = 0;
   for (const auto& [key, m] : maps_) n += m.size();

@@ -4,6 +4,8 @@
 // Broadcast and Scatter only the root's), everything else empty.
 #pragma once
 
+#include <map>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -41,10 +43,17 @@ class ProvMemory {
 
   u64 segments() const;
 
+  // The MS slots of merged CCU loops (ccu.md §9.6): batch pair `pair` of an
+  // MS buffer has contents of its own, so that iterations reusing a slot
+  // do not mix. Created empty on first use; find_pair is nullptr before.
+  ProvMap& pair(u32 rank, BufId buf, u32 pair);
+  ProvMap* find_pair(u32 rank, BufId buf, u32 pair);
+
  private:
   const Trace& t_;
   ContribSets& sets_;
   std::unordered_map<u64, ProvMap> maps_;
+  std::map<std::tuple<u32, BufId, u32>, ProvMap> pairs_;
   // The two buffers used last (a task's source and destination).
   u64 last_key_[2] = {~u64{0}, ~u64{0}};
   ProvMap* last_[2] = {nullptr, nullptr};

@@ -23,12 +23,18 @@ struct IssueRange {
 class Simulator {
  public:
   Simulator(const Trace& t, FindingSink& out, ContribSets& sets, ProvMemory& mem, SemanticDetail& detail)
-      : t_(t), out_(out), sets_(sets), mem_(mem), detail_(detail) {}
+      : t_(t), out_(out), sets_(sets), mem_(mem), detail_(detail) {
+    auto ms = t.buffers.ids.find("MS");
+    ms_ = ms == t.buffers.ids.end() ? kNoBuf : ms->second;
+  }
 
   void apply(u32 id) {
     const Task& k = t_.tasks[id];
     bool reduce = is_reduce_task(k.type);
     bool follow = !(k.flags & kTaskSemanticUnchecked);
+    // A merged CCU loop keeps each pair's MS contents apart (ccu.md §9.6).
+    bool pairs = ms_ != kNoBuf && (k.flags & kTaskCcu) &&
+                 (k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE);
     // Read every source of the task before writing any destination.
     reads_.clear();
     spans_.clear();
@@ -42,7 +48,9 @@ class Simulator {
         if (ok) {
           const Slice& s = t_.slices[g.first_src + i];
           const Slice& d = t_.slices[g.dst];
-          ProvMemory::read(mem_.map(s.rank, s.buf), s.offset, s.len, d.offset, reads_);
+          ProvMap* own = pairs && s.buf == ms_ ? mem_.find_pair(s.rank, s.buf, gi) : nullptr;
+          if (own) read_pair(*own, mem_.map(s.rank, s.buf), s, d.offset);
+          else ProvMemory::read(mem_.map(s.rank, s.buf), s.offset, s.len, d.offset, reads_);
         }
         spans_.push_back({from, reads_.size()});
       }
@@ -64,7 +72,8 @@ class Simulator {
         }
         continue;
       }
-      ProvMap& dst = mem_.map(d.rank, d.buf);
+      bool own = pairs && d.buf == ms_;
+      ProvMap& dst = own ? mem_.pair(d.rank, d.buf, gi) : mem_.map(d.rank, d.buf);
       issues_.clear();
       if (!reduce) {
         for (std::size_t p = spans_[first_span].first; p < spans_[first_span].second; ++p) {
@@ -80,11 +89,32 @@ class Simulator {
           for (std::size_t p = from; p < to; ++p) combine(dst, reads_[p], k, id, g.first_src + i);
         }
       }
+      // The slot itself holds what the last pair wrote (later plain tasks read it).
+      if (own) {
+        holes_.clear();
+        ProvMemory::read(dst, d.offset, d.len, d.offset, holes_);
+        ProvMap& plain = mem_.map(d.rank, d.buf);
+        for (const ProvPiece& p : holes_)
+          plain.update(p.begin, p.end, [&](u64, u64, Prov& x) { x = p.prov; });
+      }
       report(id, d);
     }
   }
 
  private:
+  // Reads source `s` of a batch pair from the pair's own MS contents, and
+  // where those are empty from the slot itself.
+  void read_pair(const ProvMap& own, const ProvMap& plain, const Slice& s, u64 dst_offset) {
+    std::size_t from = reads_.size();
+    ProvMemory::read(own, s.offset, s.len, dst_offset, reads_);
+    std::vector<ProvPiece> pieces(reads_.begin() + static_cast<std::ptrdiff_t>(from), reads_.end());
+    reads_.resize(from);
+    for (const ProvPiece& p : pieces) {
+      if (!p.prov.empty()) reads_.push_back(p);
+      else ProvMemory::read(plain, s.offset + (p.begin - dst_offset), p.end - p.begin, p.begin, reads_);
+    }
+  }
+
   bool valid_slice(const Slice& s) const {
     if (s.rank >= t_.op.ranks || s.buf >= t_.buffers.names.size()) return false;
     u64 size = t_.buffer_size(s.rank, s.buf);
@@ -252,6 +282,7 @@ class Simulator {
   std::vector<std::pair<std::size_t, std::size_t>> spans_;
   std::vector<IssueRange> issues_;
   std::vector<bool> ok_;
+  BufId ms_ = kNoBuf;
 };
 
 }  // namespace
