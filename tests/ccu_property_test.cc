@@ -44,7 +44,21 @@ TEST(CcuProperty, LoopMergeChangesNoFinding) {
     std::string text = test::random_ccu_program(rng).text();
     Outcome unrolled = outcome(text, {});
     Outcome merged_o = outcome(text, {.loop_merge = true});
-    ASSERT_EQ(unrolled.kinds, merged_o.kinds) << "seed " << seed << "\n" << text;
+    // Stage 5 simulates one order of the tasks; with a race (302) that
+    // order decides what it sees, and merging changes the order. So the
+    // semantic findings must agree when there is no race; every other
+    // finding always.
+    auto without_semantics = [](std::set<CountKey> k) {
+      std::erase_if(k, [](const CountKey& c) { return std::get<1>(c) >= 401 && std::get<1>(c) <= 409; });
+      return k;
+    };
+    bool race = unrolled.kinds.count({Severity::Error, 302, ""}) > 0;
+    if (race) {
+      ASSERT_EQ(without_semantics(unrolled.kinds), without_semantics(merged_o.kinds)) << "seed " << seed << "\n"
+                                                                                       << text;
+    } else {
+      ASSERT_EQ(unrolled.kinds, merged_o.kinds) << "seed " << seed << "\n" << text;
+    }
     ASSERT_EQ(unrolled.pass, merged_o.pass);
     ASSERT_EQ(unrolled.stats.steps, merged_o.stats.steps) << "seed " << seed;
     merged += merged_o.stats.merged_loops > 0;
@@ -67,6 +81,13 @@ TEST(CcuProperty, LoopMergeChangesNoFinding) {
   EXPECT_GT(merged, programs / 10);
   EXPECT_GT(failing, programs / 10);
   EXPECT_LT(failing, programs * 9 / 10);
+}
+
+TEST(CcuProperty, DumpSeed) {
+  const char* seed = std::getenv("CCU_DUMP_SEED");
+  if (!seed) GTEST_SKIP();
+  std::mt19937_64 rng(std::strtoull(seed, nullptr, 10));
+  std::printf("%s", test::random_ccu_program(rng).text().c_str());
 }
 
 TEST(CcuProperty, ExpansionIsDeterministic) {

@@ -57,14 +57,24 @@ struct LoopLane {
   u8 mode = 0;               // A6 Loop mode
 };
 
-// A LoopGroup being expanded; resumable at any body word (§9.5).
+// A LoopGroup being expanded; resumable at any body word (§9.5). Its lanes
+// are made on demand from one entry per Loop word, so a group of many
+// copies costs nothing until they run.
 struct GroupRun {
   u32 group_pc = 0;
-  std::vector<LoopLane> lanes;      // in simulation order (i ascending, e ascending)
+  std::vector<LoopLane> loops;      // per Loop word: its copy 0, with `copies`
+  std::vector<u32> first_lane;      // lane index of loop i's copy 0
+  u32 lane_count = 0;
+  u16 cke_off = 0, ms_off = 0;      // per copy (replicated loops)
+  u64 addr_off = 0;
+  u32 xn_off = 0;
+  // Lane `index` in simulation order (i ascending, e ascending).
+  LoopLane lane_at(u32 index) const;
   std::vector<u32> pre_frontier;    // the frontier in front of the LoopGroup
   std::vector<u32> ends;            // END(LOOP) nodes so far
-  u32 lane = 0;                     // index into lanes
-  bool started = false;             // lanes[lane] has its START(LOOP)
+  u32 lane = 0;                     // the lane running (an index for lane_at)
+  bool started = false;             // it has its START(LOOP)
+  LoopLane current;                 // lane_at(lane)
   u32 lane_id = 0;                  // its CcuNodeInfo::lane
   std::vector<u32> frontier;        // its frontier
   u32 iteration = 0, body_pc = 0;

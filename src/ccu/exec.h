@@ -51,7 +51,7 @@ Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w);
 Step step_group(Engine& en, Mission& m);
 
 // Loop merge (loop_merge.cc, §9.6): emits all copies of the loop at
-// g.lanes[g.lane] as one lane of batch nodes if every condition holds.
+// lane g.lane (copy 0) as one lane of batch nodes if every condition holds.
 enum class MergeResult : u8 { NotMerged, Merged, Failed };
 MergeResult try_merge(Engine& en, Mission& m, GroupRun& g);
 

@@ -16,7 +16,9 @@
 //    positions, the unrolled form orders iterations: they agree only when
 //    instances share no bytes);
 //  * the operands of every instance resolve without an error (an error is
-//    then found, in the same order, by unrolling).
+//    then found, in the same order, by unrolling), and every slice lies
+//    inside its buffer (stage 2 then names each faulty task, and stage 5
+//    sees the same writes).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -74,12 +76,12 @@ bool ms_written_first(const std::vector<A5Word>& body) {
 // Conditions 5 and 8: the copies' CKE and MS ids are disjoint, and the CKE
 // ids start clean (no bit, no pending post), so no wait can take bits from
 // outside the lane.
-bool copies_disjoint_and_clean(Engine& en, const Mission& m, const std::vector<A5Word>& body,
-                               const std::vector<LoopLane>& lanes, u32 first, u32 copies) {
+bool copies_disjoint_and_clean(Engine& en, const Mission& m, const std::vector<A5Word>& body, const GroupRun& g,
+                               u32 first, u32 copies) {
   std::map<u16, u32> cke_copy, ms_copy;
   DieState& ds = en.machine.die(m.rank, m.die);
   for (u32 e = 0; e < copies; ++e) {
-    const LoopLane& l = lanes[first + e];
+    LoopLane l = g.lane_at(first + e);
     auto use = [&](std::map<u16, u32>& owner, u16 id) {
       auto [it, added] = owner.emplace(id, e);
       return added || it->second == e;
@@ -136,10 +138,19 @@ bool instances_disjoint(const std::vector<std::vector<DataPlan>>& plans, BufId m
   return true;
 }
 
+bool inside(const Trace& t, BufId ms, const GroupSpec& g) {
+  auto ok = [&](const Slice& s) {
+    u64 size = t.buffer_size(s.rank, s.buf);
+    return size != BufferSizes::kUndeclared && s.offset <= size && s.len <= size - s.offset &&
+           (s.buf != ms || s.len <= kCcuMsSlotBytes);
+  };
+  return ok(g.dst) && std::all_of(g.srcs.begin(), g.srcs.end(), ok);
+}
+
 }  // namespace
 
 MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
-  const LoopLane& l0 = g.lanes[g.lane];
+  const LoopLane l0 = g.lane_at(g.lane);
   u32 copies = l0.copies, iters = l0.iterations;
   if (iters == 0) return MergeResult::NotMerged;  // condition 1
   u32 len = l0.body_end - l0.body_start + 1;
@@ -150,14 +161,14 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
       return MergeResult::NotMerged;  // conditions 2 and 4
   }
   if (!self_contained(body) || !ms_written_first(body) ||
-      !copies_disjoint_and_clean(en, m, body, g.lanes, g.lane, copies))
+      !copies_disjoint_and_clean(en, m, body, g, g.lane, copies))
     return MergeResult::NotMerged;
   u64 words = u64{copies} * iters * len;
   if (m.steps + words > en.opt.max_steps) return MergeResult::NotMerged;  // unrolling meets the budget
 
   // The operands of every instance, in pair order (copy, then iteration).
   auto ctx = [&](u32 e, u32 t, u32 p) {
-    const LoopLane& l = g.lanes[g.lane + e];
+    LoopLane l = g.lane_at(g.lane + e);
     WordCtx at;
     at.pc = l.body_start + p;
     at.header = body[p].header;
@@ -183,6 +194,7 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
           m.failed = failed, m.fault = fault, m.fault_at = fault_at;
           return MergeResult::NotMerged;
         }
+        if (!inside(en.trace, en.ms_buf, plan.group)) return MergeResult::NotMerged;
         plans[p].push_back(std::move(plan));
       }
   }

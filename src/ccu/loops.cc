@@ -6,6 +6,7 @@
 // (§9.5).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "ccu/exec.h"
@@ -33,27 +34,33 @@ void lane_ckes(CcuIsa isa, const Mission& m, const LoopLane& l, std::vector<u16>
   }
 }
 
+// §9.4's warning. Bounded work: a group of very many copies of long
+// bodies is checked up to kWarnWork ids (it is only a warning).
+constexpr u64 kWarnWork = 1'000'000;
+
 void warn_shared_ckes(Engine& en, Mission& m, const WordCtx& at, const GroupRun& g) {
   std::map<u16, u32> first_lane;
-  for (u32 i = 0; i < g.lanes.size(); ++i) {
+  u64 work = 0;
+  for (u32 i = 0; i < g.lane_count && work < kWarnWork; ++i) {
     std::vector<u16> ids;
-    lane_ckes(en.trace.ccu.isa, m, g.lanes[i], ids);
+    LoopLane l = g.lane_at(i);
+    lane_ckes(en.trace.ccu.isa, m, l, ids);
+    work += ids.size() + 1;
     for (u16 id : ids) {
       auto [it, added] = first_lane.emplace(id, i);
       if (added || it->second == i) continue;
-      const LoopLane& a = g.lanes[it->second];
-      const LoopLane& b = g.lanes[i];
+      LoopLane a = g.lane_at(it->second);
       en.warn(m, at, "CCU-W-LANE-CKE",
               fmt::format("loop instances (loop at pc {}, copy {}) and (loop at pc {}, copy {}) of this LoopGroup "
                           "both use cke {}: their pairing depends on the order in which the lanes are simulated",
-                          a.loop_pc, a.copy, b.loop_pc, b.copy, id));
+                          a.loop_pc, a.copy, l.loop_pc, l.copy, id));
       return;
     }
   }
 }
 
 u32 loop_boundary(Engine& en, Mission& m, const GroupRun& g, CcuNodeKind kind) {
-  const LoopLane& l = g.lanes[g.lane];
+  const LoopLane& l = g.current;
   WordCtx at;
   at.pc = l.loop_pc;
   at.header = 0x0800;
@@ -115,27 +122,23 @@ Step build_group(Engine& en, Mission& m, WordCtx& at, u32 first_loop, const Grou
                                  m.image->size)),
              Step::Failed;
     bool replicated = i >= gp.expand_offset;
-    u32 copies = replicated ? gp.expand_cnt + 1 : 1;
-    for (u32 e = 0; e < copies; ++e) {
-      LoopLane l;
-      l.loop_pc = pc;
-      l.loop_index = i;
-      l.body_start = lp.start;
-      l.body_end = lp.end;
-      l.iterations = lp.iterations;
-      l.stride = lp.stride;
-      l.replicated = replicated;
-      l.copy = e;
-      l.copies = copies;
-      if (replicated) {
-        l.cke_off = static_cast<u16>(e * gp.cke_off);
-        l.ms_off = static_cast<u16>(e * gp.ms_off);
-        l.addr_off = e * gp.addr_off;
-        l.xn_off = e * gp.xn_off;
-      }
-      g->lanes.push_back(l);
-    }
+    LoopLane l;
+    l.loop_pc = pc;
+    l.loop_index = i;
+    l.body_start = lp.start;
+    l.body_end = lp.end;
+    l.iterations = lp.iterations;
+    l.stride = lp.stride;
+    l.replicated = replicated;
+    l.copies = replicated ? gp.expand_cnt + 1 : 1;
+    g->loops.push_back(l);
+    g->first_lane.push_back(g->lane_count);
+    g->lane_count += l.copies;
   }
+  g->cke_off = gp.cke_off;
+  g->ms_off = gp.ms_off;
+  g->addr_off = gp.addr_off;
+  g->xn_off = gp.xn_off;
   g->pre_frontier = m.frontier;
   warn_shared_ckes(en, m, at, *g);
   m.group = std::move(g);
@@ -203,13 +206,14 @@ Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w) {
 
 Step step_group(Engine& en, Mission& m) {
   GroupRun& g = *m.group;
-  if (g.lane == g.lanes.size()) {
+  if (g.lane == g.lane_count) {
     m.frontier = g.ends;
     m.pc = g.group_pc + 1;
     m.group.reset();
     return Step::Next;
   }
-  const LoopLane& l = g.lanes[g.lane];
+  if (!g.started) g.current = g.lane_at(g.lane);
+  const LoopLane& l = g.current;
   if (!g.started) {
     if (en.opt.loop_merge && l.copy == 0 && en.trace.ccu.isa == CcuIsa::A5) {
       MergeResult r = try_merge(en, m, g);
@@ -262,6 +266,21 @@ Step step_group(Engine& en, Mission& m) {
   ++g.lane;
   g.started = false;
   return Step::Next;
+}
+
+LoopLane GroupRun::lane_at(u32 index) const {
+  auto it = std::upper_bound(first_lane.begin(), first_lane.end(), index);
+  u32 i = static_cast<u32>(it - first_lane.begin()) - 1;
+  LoopLane l = loops[i];
+  u32 e = index - first_lane[i];
+  l.copy = e;
+  if (l.replicated) {
+    l.cke_off = static_cast<u16>(e * cke_off);
+    l.ms_off = static_cast<u16>(e * ms_off);
+    l.addr_off = e * addr_off;
+    l.xn_off = e * xn_off;
+  }
+  return l;
 }
 
 }  // namespace cc::ccu

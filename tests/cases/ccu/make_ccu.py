@@ -95,7 +95,7 @@ def write(name, expect, comment, lines):
     with open(os.path.join(HERE, name), "w") as f:
         f.write("# expect: " + expect + "\n")
         for c in comment.strip().splitlines():
-            f.write("# " + c + "\n")
+            f.write("# " + c.strip() + "\n")
         for l in lines:
             f.write(json.dumps(l, separators=(",", ":")) + "\n")
 
@@ -120,71 +120,76 @@ def one_rank(words, args=(0x10000000, 0x20000000, 0x100), extra_tasks=()):
             address(0, "OUTPUT", 0x20000000), image(0, words), sqe(0, 0, len(words), list(args))] + list(extra_tasks)
 
 
-PROLOGUE = [load_sqe_gsa(1, 0), load_sqe_gsa(2, 1), load_sqe_xn(1, 2)]
-NO_STAGE5 = "--stages graph,single,sync,mem"
+def main():
+    PROLOGUE = [load_sqe_gsa(1, 0), load_sqe_gsa(2, 1), load_sqe_xn(1, 2)]
+    NO_STAGE5 = "--stages graph,single,sync,mem"
 
-write("example1.jsonl", f"exit=0 codes=902 args={NO_STAGE5}", """
-ccu.md 14.1: two ranks exchange INPUT[0,0x100) into the peer's OUTPUT after a
-"ready" handshake, then tell each other they are done. Not a complete
-AllReduce, so the semantic stage is not run.""", example1())
+    write("example1.jsonl", f"exit=0 codes=902 args={NO_STAGE5}", """
+    ccu.md 14.1: two ranks exchange INPUT[0,0x100) into the peer's OUTPUT after a
+    "ready" handshake, then tell each other they are done. Not a complete
+    AllReduce, so the semantic stage is not run.""", example1())
 
-w7 = list(EXAMPLE1)
-w7[7] = clear_cke(0, 0)
-write("example1_no_wait.jsonl", f"exit=1 codes=103,902 args={NO_STAGE5}", """
-14.1 without word 7 (the wait on cke 1): each transfer's completion is never
-consumed (103 error).""", example1(w7))
+    w7 = list(EXAMPLE1)
+    w7[7] = clear_cke(0, 0)
+    write("example1_no_wait.jsonl", f"exit=1 codes=103,902 args={NO_STAGE5}", """
+    14.1 without word 7 (the wait on cke 1): each transfer's completion is never
+    consumed (103 error).""", example1(w7))
 
-w6 = list(EXAMPLE1)
-w6[6] = w6[6][:52] + "0000" + w6[6][56:]  # setCKEMask = 0
-write("example1_no_set.jsonl", f"exit=1 codes=0,102,902 args={NO_STAGE5}", """
-14.1 with word 6 setting no bit: word 7 waits on cke 1 forever (102 on both
-ranks; CCU-W-UNOBSERVED for the transfer nobody can observe).""", example1(w6))
+    w6 = list(EXAMPLE1)
+    w6[6] = w6[6][:52] + "0000" + w6[6][56:]  # setCKEMask = 0
+    write("example1_no_set.jsonl", f"exit=1 codes=0,102,902 args={NO_STAGE5}", """
+    14.1 with word 6 setting no bit: word 7 waits on cke 1 forever (102 on both
+    ranks; CCU-W-UNOBSERVED for the transfer nobody can observe).""", example1(w6))
 
-write("example1_wrong_channel.jsonl", f"exit=1 codes=102,103,112,902 args={NO_STAGE5}", """
-14.1 with rank 0's channel 0 leading to rank 0: the remote address 0x21000000
-belongs to rank 1, not to the channel's rank 0 (112); rank 1's "ready" never
-arrives (102).""", example1(channels=((0, 0, 0), (1, 0, 0))))
+    write("example1_wrong_channel.jsonl", f"exit=1 codes=102,103,112,902 args={NO_STAGE5}", """
+    14.1 with rank 0's channel 0 leading to rank 0: the remote address 0x21000000
+    belongs to rank 1, not to the channel's rank 0 (112); rank 1's "ready" never
+    arrives (102).""", example1(channels=((0, 0, 0), (1, 0, 0))))
 
-write("example2.jsonl", "exit=0 codes=", """
-ccu.md 14.2: one LoopGroup, one Loop replicated into two copies of two
-iterations, INPUT -> MS -> OUTPUT; a complete one-rank AllReduce.""", example2())
+    write("example2.jsonl", "exit=0 codes=", """
+    ccu.md 14.2: one LoopGroup, one Loop replicated into two copies of two
+    iterations, INPUT -> MS -> OUTPUT; a complete one-rank AllReduce.""", example2())
 
-write("example2_merged.jsonl", "exit=0 codes= args=--ccu-loop-merge", """
-14.2 with --ccu-loop-merge: the loop becomes one lane of two BATCH_TRANS_MEM
-nodes (same verdict).""", example2())
+    write("example2_merged.jsonl", "exit=0 codes= args=--ccu-loop-merge", """
+    14.2 with --ccu-loop-merge: the loop becomes one lane of two BATCH_TRANS_MEM
+    nodes (same verdict).""", example2())
 
-w2 = list(EXAMPLE2)
-w2[2] = clear_cke(0, 0)
-w2[13] = clear_cke(4, 1)
-write("example2_no_clear.jsonl", "exit=1 codes=103,302", """
-14.2 without word 2 and the wait on cke 4 moved after the LoopGroup: the
-second iteration overwrites the MS slot while the first may still read it
-(302); copy 1's cke 5 is never consumed (103).""", example2(w2))
+    w2 = list(EXAMPLE2)
+    w2[2] = clear_cke(0, 0)
+    w2[13] = clear_cke(4, 1)
+    write("example2_no_clear.jsonl", "exit=1 codes=103,302", """
+    14.2 without word 2 and the wait on cke 4 moved after the LoopGroup: the
+    second iteration overwrites the MS slot while the first may still read it
+    (302); copy 1's cke 5 is never consumed (103).""", example2(w2))
 
-write("v1_ccu_graph.jsonl", "exit=1 codes=101,902", """
-A CCU_GRAPH task in a version-1 trace: 101 naming the line.""",
-      [header(allreduce(1, 256), version=1), sqe(0, 0, 1, [])])
+    write("v1_ccu_graph.jsonl", "exit=1 codes=101,902", """
+    A CCU_GRAPH task in a version-1 trace: 101 naming the line.""",
+          [header(allreduce(1, 256), version=1), sqe(0, 0, 1, [])])
 
-SPIN = [load_imm_xn(0, 1), jmp(0, 0, 0)]
-write("max_steps.jsonl", "exit=1 codes=105,902 args=--ccu-max-steps 1000", """
-An endless loop (X0 = 1 != 0 jumps back to pc 1): 105 after 1000 words.""", one_rank(SPIN))
+    SPIN = [load_imm_xn(0, 1), jmp(0, 0, 0)]
+    write("max_steps.jsonl", "exit=1 codes=105,902 args=--ccu-max-steps 1000", """
+    An endless loop (X0 = 1 != 0 jumps back to pc 1): 105 after 1000 words.""", one_rank(SPIN))
 
-STRICT = PROLOGUE + [set_cke(3, 1, clear=0), clear_cke(3, 1), set_cke(5, 1), clear_cke(0, 0, 5, 1)] + \
-    [load_imm_xn(1, 0x400), loc_copy(2, 1, 1, 1, 1), clear_cke(1, 1)]
-write("strict_ref_off.jsonl", "exit=0 codes=0", """
-SetCKE with clearType 0 (it waits on nothing: no effect) and a ClearCKE with a
-clear mask: collcheck honours both; the post the ClearCKE retires unconsumed
-is a warning (CCU-W-CLEARED-POST).""", one_rank(STRICT))
-write("strict_ref_on.jsonl", "exit=1 codes=111,902 args=--ccu-strict-ref", """
-The same program with --ccu-strict-ref: the reference rejects both words (111).""", one_rank(STRICT))
+    STRICT = PROLOGUE + [set_cke(3, 1, clear=0), clear_cke(3, 1), set_cke(5, 1), clear_cke(0, 0, 5, 1)] + \
+        [load_imm_xn(1, 0x400), loc_copy(2, 1, 1, 1, 1), clear_cke(1, 1)]
+    write("strict_ref_off.jsonl", "exit=0 codes=0", """
+    SetCKE with clearType 0 (it waits on nothing: no effect) and a ClearCKE with a
+    clear mask: collcheck honours both; the post the ClearCKE retires unconsumed
+    is a warning (CCU-W-CLEARED-POST).""", one_rank(STRICT))
+    write("strict_ref_on.jsonl", "exit=1 codes=111,902 args=--ccu-strict-ref", """
+    The same program with --ccu-strict-ref: the reference rejects both words (111).""", one_rank(STRICT))
 
-HOST_READ = {"rank": 0, "stream": 0, "type": "TRANS_MEM", "src": {"rank": 0, "type": "OUTPUT", "offset": 0, "len": 256},
-             "dst": {"rank": 0, "type": "CCL", "offset": 0, "len": 256}}
-UNOBSERVED = PROLOGUE + [load_imm_xn(1, 0x400), loc_copy(2, 1, 1)]
-write("drain_off.jsonl", "exit=1 codes=0,302", """
-The mission copies INPUT to OUTPUT but sets no CKE bit: nothing orders it
-before the host copy that reads OUTPUT after the mission (302;
-CCU-W-UNOBSERVED).""", one_rank(UNOBSERVED, extra_tasks=[HOST_READ]))
-write("drain_on.jsonl", "exit=0 codes=0 args=--ccu-drain-at-end", """
-The same with --ccu-drain-at-end: the unobserved copy precedes the mission's
-END, so the host copy reads after it.""", one_rank(UNOBSERVED, extra_tasks=[HOST_READ]))
+    HOST_READ = {"rank": 0, "stream": 0, "type": "TRANS_MEM", "src": {"rank": 0, "type": "OUTPUT", "offset": 0, "len": 256},
+                 "dst": {"rank": 0, "type": "CCL", "offset": 0, "len": 256}}
+    UNOBSERVED = PROLOGUE + [load_imm_xn(1, 0x400), loc_copy(2, 1, 1)]
+    write("drain_off.jsonl", "exit=1 codes=0,302", """
+    The mission copies INPUT to OUTPUT but sets no CKE bit: nothing orders it
+    before the host copy that reads OUTPUT after the mission (302;
+    CCU-W-UNOBSERVED).""", one_rank(UNOBSERVED, extra_tasks=[HOST_READ]))
+    write("drain_on.jsonl", "exit=0 codes=0 args=--ccu-drain-at-end", """
+    The same with --ccu-drain-at-end: the unobserved copy precedes the mission's
+    END, so the host copy reads after it.""", one_rank(UNOBSERVED, extra_tasks=[HOST_READ]))
+
+
+if __name__ == "__main__":
+    main()
