@@ -2,9 +2,11 @@
 //
 //   bench_check [--collcheck PATH] [--workload W] [--ranks 8,32,...] [--runs 5]
 //               [--dir DIR] [--gen-args "..."]   ({n/K} in gen-args: ranks / K)
+//               [--check-args "..."]              (e.g. --ccu-loop-merge)
 //
-// For every rank count it writes the trace (W = synthetic-ring, or any
-// algorithm of `collcheck gen`), runs `collcheck check -q --json` RUNS times
+// For every rank count it writes the trace (W = synthetic-ring,
+// ccu-allreduce — the CCU AllReduce of the tests, 1 MiB per rank staged in
+// 256 loop iterations — or any algorithm of `collcheck gen`), runs `collcheck check -q --json` RUNS times
 // as a child process, and prints the median of each stage's time (from the
 // JSON report), tasks per second of the whole check, the peak resident
 // memory of the child (wait4's ru_maxrss), and the exponent of a log-log
@@ -20,12 +22,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "io/jsonl_writer.h"
+#include "ccu_allreduce.h"
 #include "synthetic_ring.h"
 
 namespace {
@@ -90,7 +94,7 @@ std::vector<unsigned> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args;
+  std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args, check_args;
   std::vector<unsigned> ranks = {8, 32, 128, 256, 512, 1024};
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -101,15 +105,22 @@ int main(int argc, char** argv) {
     else if (k == "--runs") runs = std::stoi(v);
     else if (k == "--dir") dir = v;
     else if (k == "--gen-args") gen_args = v;
+    else if (k == "--check-args") check_args = v;
     else {
       std::fprintf(stderr, "bench_check: unknown option %s\n", k.c_str());
       return 2;
     }
   }
-  const char* stages[] = {"read", "graph", "single", "sync", "mem", "semantic"};
-  std::printf("workload %s, %d runs per size, medians\n\n", workload.c_str(), runs);
-  std::printf("| ranks | tasks | read ms | graph ms | single ms | sync ms | mem ms | semantic ms | total ms | tasks/s | peak RSS MB |\n");
-  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  bool ccu = workload == "ccu-allreduce";
+  std::vector<const char*> stages = {"read", "graph", "single", "sync", "mem", "semantic"};
+  if (ccu) stages.insert(stages.begin() + 1, "ccu");
+  std::printf("workload %s%s%s, %d runs per size, medians\n\n", workload.c_str(), check_args.empty() ? "" : ", check ",
+              check_args.c_str(), runs);
+  std::printf("| ranks | tasks |");
+  for (const char* s : stages) std::printf(" %s ms |", s);
+  std::printf(" total ms | tasks/s | peak RSS MB |\n|---:|---:|");
+  for (std::size_t i = 0; i < stages.size(); ++i) std::printf("---:|");
+  std::printf("---:|---:|---:|\n");
   std::vector<double> xs, ys;
   for (unsigned n : ranks) {
     std::string trace = dir + "/bench-" + workload + "-" + std::to_string(n) + ".jsonl";
@@ -118,6 +129,13 @@ int main(int argc, char** argv) {
       std::string err = cc::write_jsonl_file(t, trace);
       if (!err.empty()) {
         std::fprintf(stderr, "bench_check: %s\n", err.c_str());
+        return 2;
+      }
+    } else if (ccu) {
+      std::ofstream out(trace);
+      out << cc::test::ccu_allreduce(n, cc::test::AllReduceMutant::None, 0x100000, 0x1000).text();
+      if (!out) {
+        std::fprintf(stderr, "bench_check: cannot write %s\n", trace.c_str());
         return 2;
       }
     } else {
@@ -140,7 +158,11 @@ int main(int argc, char** argv) {
     unsigned long long tasks = 0;
     for (int r = 0; r < runs; ++r) {
       std::string report = trace + ".report.json";
-      Run run = spawn({collcheck, "check", "-q", "-j1", "--json", report, trace});
+      std::vector<std::string> cmd = {collcheck, "check", "-q", "-j1", "--json", report};
+      std::stringstream extra(check_args);
+      for (std::string a; extra >> a;) cmd.push_back(a);
+      cmd.push_back(trace);
+      Run run = spawn(cmd);
       if (run.status != 0 && run.status != 1) {
         std::fprintf(stderr, "bench_check: collcheck check exited %d on %s\n", run.status, trace.c_str());
         return 2;

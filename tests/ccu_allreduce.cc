@@ -8,13 +8,24 @@ using namespace a5;
 
 namespace {
 
-constexpr u64 kChunk = 0x400, kPiece = 0x100;
-u64 input_base(u32 r) { return 0x1000'0000 + u64{r} * 0x100'0000; }
-u64 output_base(u32 r) { return 0x2000'0000 + u64{r} * 0x100'0000; }
+// Every rank's buffers 64 GiB apart, so no two ranks' addresses meet.
+u64 input_base(u32 r) { return (u64{r} + 1) << 36; }
+u64 output_base(u32 r) { return input_base(r) + (u64{1} << 35); }
+
+// (cke, mask) per group of 16 ranks: the bits `ranks` post into base + q/16.
+std::vector<std::pair<u16, u16>> groups(u16 base, const std::vector<u32>& ranks) {
+  std::vector<std::pair<u16, u16>> out;
+  for (u32 q : ranks) {
+    u16 cke = static_cast<u16>(base + q / 16), bit = static_cast<u16>(1u << (q % 16));
+    if (out.empty() || out.back().first != cke) out.emplace_back(cke, 0);
+    out.back().second |= bit;
+  }
+  return out;
+}
 
 }  // namespace
 
-CcuProgram ccu_allreduce(u32 n, AllReduceMutant mut) {
+CcuProgram ccu_allreduce(u32 n, AllReduceMutant mut, u64 kChunk, u64 kPiece) {
   CcuProgram p;
   p.op = fmt::format(R"({{"type":"AllReduce","ranks":{},"dataType":"FP32","count":{},"reduceOp":"SUM"}})", n,
                      n * kChunk / 4);
@@ -31,49 +42,47 @@ CcuProgram ccu_allreduce(u32 n, AllReduceMutant mut) {
     std::vector<u32> peers;
     for (u32 q = 0; q < n; ++q)
       if (q != r) peers.push_back(q);
-    u16 peer_bits = 0;
-    for (u32 q : peers) peer_bits |= static_cast<u16>(1u << q);
     // Arguments and the words loading them (slot = argument id mod 13).
     std::vector<u64> args = {input_base(r) + r * kChunk, output_base(r) + r * kChunk, kChunk};
     if (mut == AllReduceMutant::UnalignedLoad && r == n - 1) args[1] += 2;
     std::vector<Word> w = {load_sqe_gsa(1, 0), load_sqe_gsa(2, 1), load_sqe_xn(1, 2)};
     for (u32 q : peers) {
-      for (auto [reg, addr] : {std::pair{10 + q, input_base(q) + r * kChunk}, {20 + q, output_base(q) + r * kChunk}}) {
+      for (auto [reg, addr] : {std::pair{100 + q, input_base(q) + r * kChunk}, {1000 + q, output_base(q) + r * kChunk}}) {
         w.push_back(load_sqe_gsa(static_cast<u16>(reg), static_cast<u16>(args.size() % kCcuSqeArgs)));
         args.push_back(addr);
       }
     }
     bool extra = (mut == AllReduceMutant::LoopCountPlusOne && r == 0) ||
                  (mut == AllReduceMutant::LoopCountPlusOneLast && r == n - 1);
-    u64 iters = extra ? 5 : 4;
+    u64 iters = kChunk / kPiece + (extra ? 1 : 0);
     w.push_back(load_imm_xn(2, iters | (kPiece << 13)));        // Loop: iterCnt, stride
     w.push_back(load_imm_xn(3, (u64{1} << 41) | (u64{1} << 48)));  // one Loop, not replicated
     w.push_back(load_imm_xn(4, 0));
     w.push_back(load_imm_xn(5, kPiece));
     if (mut != AllReduceMutant::DropSetCke) w.push_back(set_cke(0, 0xffff));
-    for (u32 q : peers) w.push_back(sync_cke(8, 0, static_cast<u16>(1u << r), static_cast<u16>(q)));
+    u16 my_cke = static_cast<u16>(r / 16), my_bit = static_cast<u16>(1u << (r % 16));
+    for (u32 q : peers) w.push_back(sync_cke(static_cast<u16>(100 + my_cke), 0, my_bit, static_cast<u16>(q)));
     u32 group = start + static_cast<u32>(w.size());
     w.push_back(loop_group(static_cast<u16>(group + 3), 3, 4));
     w.push_back(load_imm_xn(0, group + 4));
     w.push_back(jmp(0, 0, 1));
     w.push_back(loop(0, 2, 2));
     w.push_back(load_imm_xn(0, 0));
-    w.push_back(clear_cke(8, peer_bits));
+    for (auto [cke, mask] : groups(100, peers)) w.push_back(clear_cke(cke, mask));
     for (u32 q : peers) {
-      w.push_back(rmt_mem_to_loc_mem(2, static_cast<u16>(10 + q), 1, static_cast<u16>(q), {.set_id = 1, .set_mask = 1},
+      w.push_back(rmt_mem_to_loc_mem(2, static_cast<u16>(100 + q), 1, static_cast<u16>(q), {.set_id = 1, .set_mask = 1},
                                      {.en = true, .type_code = 7, .op_code = 10}));
       w.push_back(clear_cke(1, 1));
     }
-    u16 write_bits = 0;
-    for (std::size_t k = 0; k < peers.size(); ++k) {
-      u16 bit = static_cast<u16>(1u << k);
-      write_bits |= bit;
-      w.push_back(loc_mem_to_rmt_mem(static_cast<u16>(20 + peers[k]), 2, 1, static_cast<u16>(peers[k]),
-                                     {.set_id = 2, .set_mask = bit}));
+    std::vector<u32> writes;
+    for (u32 k = 0; k < peers.size(); ++k) {
+      writes.push_back(k);
+      w.push_back(loc_mem_to_rmt_mem(static_cast<u16>(1000 + peers[k]), 2, 1, static_cast<u16>(peers[k]),
+                                     {.set_id = static_cast<u16>(300 + k / 16), .set_mask = static_cast<u16>(1u << (k % 16))}));
     }
-    w.push_back(clear_cke(2, write_bits));
-    for (u32 q : peers) w.push_back(sync_cke(9, 0, static_cast<u16>(1u << r), static_cast<u16>(q)));
-    w.push_back(clear_cke(9, peer_bits));
+    for (auto [cke, mask] : groups(300, writes)) w.push_back(clear_cke(cke, mask));
+    for (u32 q : peers) w.push_back(sync_cke(static_cast<u16>(200 + my_cke), 0, my_bit, static_cast<u16>(q)));
+    for (auto [cke, mask] : groups(200, peers)) w.push_back(clear_cke(cke, mask));
 
     std::vector<Word> image = body;
     image.insert(image.end(), w.begin(), w.end());

@@ -1,7 +1,9 @@
 // Test helper: a CCU AllReduce over n ranks written with the test encoder,
 // and the mutants of the issue (each must FAIL with its codes).
 //
-// Rank r owns chunk r (c bytes) of every buffer. Its mission: post "ready"
+// Rank r owns chunk r (c bytes) of every buffer. Handshake bits of rank q
+// are bit q%16 of CKE 100 + q/16 ("ready") and 200 + q/16 ("done"), so any
+// number of ranks fits. Its mission: post "ready"
 // to every peer (SyncCKE from a constant-source CKE), copy INPUT chunk r to
 // OUTPUT chunk r through an MS slot in a loop of 4 pieces, wait for every
 // peer's "ready", reduce each peer's INPUT chunk r into OUTPUT chunk r
@@ -23,6 +25,9 @@ enum class AllReduceMutant {
   UnalignedLoad,     // the last rank's OUTPUT address is loaded 2 bytes off
 };
 
-CcuProgram ccu_allreduce(u32 ranks, AllReduceMutant mutant = AllReduceMutant::None);
+// `chunk` bytes per rank, staged in `piece`-byte pieces (chunk / piece
+// loop iterations, at most 8191; piece at most one MS slot).
+CcuProgram ccu_allreduce(u32 ranks, AllReduceMutant mutant = AllReduceMutant::None, u64 chunk = 0x400,
+                         u64 piece = 0x100);
 
 }  // namespace cc::test

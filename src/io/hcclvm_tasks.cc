@@ -259,13 +259,8 @@ void TaskTranslator::member(const OpRow& m, const std::vector<TaskRow>& rows) {
         break;
       }
       case kMetaCcuGraph: {
+        // Expanded into its mission's nodes when the case is loaded (ccu.md, src/ccu/).
         const CcuSqe& q = k.sqe;
-        Finding f = import_error(
-            111, fmt::format("CCU_GRAPH record (die {}, mission {}, instructions [{},{})): the CCU expansion "
-                             "(ccu.md) is not supported yet, so this op group is not fully checked.",
-                             q.die, q.mission, q.inst_start, u32{q.inst_start} + q.inst_count));
-        f.details.push_back("Record : " + where(row));
-        pending_.push_back(std::move(f));
         Task c;
         c.type = TaskType::CCU_GRAPH;
         c.rank = m.rank;
