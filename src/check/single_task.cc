@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "model/describe.h"
 
 namespace cc {
@@ -123,6 +126,58 @@ bool find_overlap(const Trace& t, const Task& k, BufId ms, u32& a, u32& b) {
   return false;
 }
 
+// The same rules for a batch of many groups (a merged CCU loop has one per
+// iteration and copy): sorted by start, each slice is compared only with
+// the slices it overlaps, so the cost follows the overlaps, not groups².
+bool find_overlap_sorted(const Trace& t, const Task& k, BufId ms, u32& a, u32& b) {
+  struct Entry {
+    u32 slice, group;
+    bool dst;
+  };
+  std::vector<Entry> e;
+  for (u32 gi = 0; gi < k.group_count; ++gi) {
+    const Group& g = t.group(k, gi);
+    for (u32 i = 0; i < g.src_count; ++i)
+      if (t.slices[g.first_src + i].len) e.push_back({g.first_src + i, gi, false});
+    if (t.slices[g.dst].len) e.push_back({g.dst, gi, true});
+  }
+  auto key = [&](const Entry& x) {
+    const Slice& s = t.slices[x.slice];
+    return std::make_tuple(s.rank, s.buf, s.offset);
+  };
+  std::sort(e.begin(), e.end(), [&](const Entry& x, const Entry& y) { return key(x) < key(y); });
+  bool ccu = k.flags & kTaskCcu;
+  // Whether x and y (overlapping) break a rule, and which slice comes first.
+  auto breaks = [&](const Entry& x, const Entry& y) {
+    if (!x.dst && !y.dst) return false;
+    const Slice& sx = t.slices[x.slice];
+    const Slice& sy = t.slices[y.slice];
+    if (ccu && x.group != y.group && sx.buf == ms) return false;  // reused MS slots
+    if (x.dst && y.dst) {
+      if (x.group == y.group) return false;
+      a = x.group < y.group ? x.slice : y.slice;
+      b = x.group < y.group ? y.slice : x.slice;
+      return true;
+    }
+    if (ccu && sx.offset == sy.offset && sx.len == sy.len) return false;  // one slice read and written
+    a = x.dst ? y.slice : x.slice;
+    b = x.dst ? x.slice : y.slice;
+    return true;
+  };
+  std::vector<Entry> active;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const Slice& s = t.slices[e[i].slice];
+    std::erase_if(active, [&](const Entry& x) {
+      const Slice& v = t.slices[x.slice];
+      return v.rank != s.rank || v.buf != s.buf || s.offset - v.offset >= v.len;
+    });
+    for (const Entry& x : active)
+      if (breaks(x, e[i])) return true;
+    active.push_back(e[i]);
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_single_tasks(const Trace& t, FindingSink& out) {
@@ -146,7 +201,8 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
       }
     }
     u32 a, b;
-    if (find_overlap(t, k, ms, a, b)) {
+    bool many = (k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE) && k.group_count > 32;
+    if (many ? find_overlap_sorted(t, k, ms, a, b) : find_overlap(t, k, ms, a, b)) {
       if (!out.wants(202)) {
         out.count(202, Severity::Error);
         continue;
