@@ -213,6 +213,41 @@ TEST(CcuA6, MutantsFail) {
   }
 }
 
+// TransMem reads into an MS slot (msIdMode), a reducing write, and the
+// notify write (dmaOpCode 5) of a value into the peer's Xn.
+TEST(CcuA6, TransMemForms) {
+  test::CcuProgram p;
+  p.isa = "A6";
+  p.op = R"({"type":"AllReduce","ranks":2,"dataType":"FP32","count":64,"reduceOp":"SUM"})";
+  std::vector<Word> w = {
+      load_sqe(1, 0), load_sqe(2, 1), load_sqe(3, 2), load_sqe(4, 3), load_imm(5, 0x40), load_imm(6, 0),
+      // rank r reads the peer's INPUT[0,0x40) into MS 0x8000 (msIdMode: xd is the MS id).
+      trans_mem({.xd = 0x8000, .xs = 2, .xl = 5, .xc = 6, .dma = 6, .flags26 = 0x20, .set = {1, 1}}),
+      clear_cke(1, 1),
+      // ... reduces its INPUT[0,0x40) into the peer's OUTPUT[0x40,0x80), and notifies X9 of the peer.
+      trans_mem({.xd = 3, .xs = 1, .xl = 5, .xc = 6, .xn = 4, .value = 77, .reduce = 0xa7, .dma = 5,
+                 .flags25 = 0x40, .set = {2, 1}}),
+      clear_cke(2, 1),
+  };
+  for (u32 r = 0; r < 2; ++r) {
+    u32 peer = 1 - r;
+    p.address(r, "INPUT", in_base(r));
+    p.address(r, "OUTPUT", out_base(r));
+    p.channel(r, 0, 0, peer, 0);
+    p.die_base(r, 0, die_base(r));
+    p.image(r, 0, 0, w);
+    p.sqe(r, 0, 0, 0, 0, static_cast<u32>(w.size()),
+          {in_base(r), in_base(peer), out_base(peer) + 0x40, die_base(peer) + 0x100000 + 8 * 9});
+  }
+  test::Expanded e = test::expand_text(p.text());
+  EXPECT_EQ(test::expansion_codes(e), V{});
+  std::string g = test::render_ccu(e.trace);
+  EXPECT_NE(g.find("m0.1 TRANS_MEM {1, INPUT, 0x0, 0x40} -> {0, MS, 0x8000000, 0x40}"), std::string::npos) << g;
+  EXPECT_NE(g.find("REDUCE {0, INPUT, 0x0, 0x40} -> {1, OUTPUT, 0x40, 0x40} SUM FP32"), std::string::npos) << g;
+  // The reference would take the notify address from xs (X1), not xn (X4): warned per mission.
+  EXPECT_EQ(test::warning_tags(e), (std::vector<std::string>{"CCU-W-A6-UNCERTAIN", "CCU-W-A6-UNCERTAIN"}));
+}
+
 TEST(CcuA6, UncertainBehaviourWarns) {
   // StoreX of a value the reference would truncate to 16 bits.
   test::CcuProgram p;

@@ -2,6 +2,8 @@
 // version gate, input errors, and round trips through the writer.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "ccu_examples.h"
 #include "io/jsonl_reader.h"
 #include "io/jsonl_writer.h"
@@ -157,6 +159,29 @@ TEST(CcuFormat, RoundTrip) {
   EXPECT_EQ(to_jsonl(test::parse(once)), once);
   EXPECT_EQ(test::parse(once).ccu.sqes[0].arg_size, 14u);
   EXPECT_EQ(test::parse(once).ccu.images.size(), 2u);
+}
+
+// `collcheck ccu-dis`: an input's images, or words given in hex.
+TEST(CcuFormat, Disassembler) {
+  std::string path = test::temp_path("ccu_dis.jsonl");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::string text = test::spec_example1().text();
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  test::RunResult r = test::run_collcheck("ccu-dis '" + path + "' --rank 1 --from 4 --to 6");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "# rank 1 die 0: 10 words (A5)\n"
+            "    4  100b  SyncCKE rmt.cke 8 |= cke 0 & 0x1 ch 0\n"
+            "    5  0804  ClearCKE wait 8/0x1 clr\n");
+  r = test::run_collcheck("ccu-dis --hex 0508000000000100000000000000000000000000000000000000000000000000");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "0805  Jmp to X0 if X0 != 0x1\n");
+  r = test::run_collcheck("ccu-dis --hex 12");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("not 64 hexadecimal digits"), std::string::npos);
 }
 
 }  // namespace

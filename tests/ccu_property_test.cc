@@ -83,13 +83,6 @@ TEST(CcuProperty, LoopMergeChangesNoFinding) {
   EXPECT_LT(failing, programs * 9 / 10);
 }
 
-TEST(CcuProperty, DumpSeed) {
-  const char* seed = std::getenv("CCU_DUMP_SEED");
-  if (!seed) GTEST_SKIP();
-  std::mt19937_64 rng(std::strtoull(seed, nullptr, 10));
-  std::printf("%s", test::random_ccu_program(rng).text().c_str());
-}
-
 TEST(CcuProperty, ExpansionIsDeterministic) {
   for (u64 seed = 0; seed < rounds() / 4; ++seed) {
     std::mt19937_64 rng(seed);

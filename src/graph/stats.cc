@@ -8,7 +8,11 @@ TraceStats compute_stats(const Trace& t, const TaskGraph& g) {
   TraceStats s;
   s.ranks = t.op.ranks;
   s.streams = t.streams.size();
-  for (const Stream& st : t.streams) s.slave_streams += st.id != 0;
+  for (const Stream& st : t.streams) {
+    bool ccu = st.task_count && (t.tasks[st.first_task].flags & kTaskCcu);  // a CCU mission's nodes
+    s.ccu_streams += ccu;
+    s.slave_streams += st.id != 0 && !ccu;
+  }
   s.tasks = t.tasks.size();
   s.sync_keys = g.key_count;
   s.explicit_edges = g.out_to.size();
@@ -46,8 +50,9 @@ std::string format_stats(const Trace& t, const TraceStats& s) {
   if (t.op.known && op_has_count(t.op.type)) out += fmt::format(" count={}", t.op.count);
   if (!t.name.empty()) out += fmt::format(" name=\"{}\"", t.name);
   out += "\n";
-  out += fmt::format("streams  : {} ({} main, {} slave)\n", s.streams, s.streams - s.slave_streams,
-                     s.slave_streams);
+  out += fmt::format("streams  : {} ({} main, {} slave{})\n", s.streams, s.streams - s.slave_streams - s.ccu_streams,
+                     s.slave_streams,
+                     s.ccu_streams ? fmt::format(", {} of CCU mission nodes", s.ccu_streams) : std::string());
   out += fmt::format("tasks    : {}\n", s.tasks);
   for (const auto& [type, n] : s.tasks_by_type) out += fmt::format("  {:<16} {}\n", type, n);
   out += fmt::format("syncs    : {} RECORD->WAIT edges, {} keys, {} local and {} cross-rank RECORDs\n",

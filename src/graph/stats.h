@@ -10,7 +10,7 @@ namespace cc {
 
 struct TraceStats {
   u32 ranks = 0;
-  u64 streams = 0, slave_streams = 0, tasks = 0;
+  u64 streams = 0, slave_streams = 0, ccu_streams = 0, tasks = 0;
   std::map<std::string, u64> tasks_by_type;
   u64 sync_edges = 0, explicit_edges = 0, local_syncs = 0, cross_rank_syncs = 0;
   u64 sync_keys = 0;
