@@ -31,6 +31,18 @@ bool a5_ub_reduce_op(u8 code, ReduceOp& out) {
   }
 }
 
+bool ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op, std::string& why) {
+  if (!a5_ub_data_type(type_code, type)) {
+    why = fmt::format("reduceDataType {} is not in the UB table (0-8)", type_code);
+    return false;
+  }
+  if (!a5_ub_reduce_op(op_code, op)) {
+    why = fmt::format("reduceOpCode {} is not SUM (10), MAX (8) or MIN (9)", op_code);
+    return false;
+  }
+  return true;
+}
+
 namespace {
 
 // The common tail of TRANS, Sync and MS-reduce words (bytes 22-31).
@@ -80,14 +92,8 @@ bool decode_trans(const Word& w, A5Word& o, std::string& why) {
         why = fmt::format("udfType {} is not supported (collcheck requires 0)", o.udf_type);
         return false;
       }
-      if (o.reduce_en && !a5_ub_data_type(o.reduce_type_code, o.reduce_type)) {
-        why = fmt::format("reduceDataType {} is not in the UB table (0-8)", o.reduce_type_code);
+      if (o.reduce_en && !ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op, why))
         return false;
-      }
-      if (o.reduce_en && !a5_ub_reduce_op(o.reduce_op_code, o.reduce_op)) {
-        why = fmt::format("reduceOpCode {} is not SUM (10), MAX (8) or MIN (9)", o.reduce_op_code);
-        return false;
-      }
       break;
     }
     default: return false;  // not reached: the caller checked the header

@@ -103,5 +103,8 @@ bool decode_a5(const Word& w, A5Word& out, std::string& why);
 bool a5_ms_data_type(u8 code, DataType& out);  // Add/Max/Min dataType (5 bit)
 bool a5_ub_data_type(u8 code, DataType& out);  // 0x1008/0x1009 reduceDataType
 bool a5_ub_reduce_op(u8 code, ReduceOp& out);  // 0x1008/0x1009 reduceOpCode
+// Both of a reducing transfer (A5 0x1008/0x1009, A6 TransMem); false with
+// the reason when either is outside its table.
+bool ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op, std::string& why);
 
 }  // namespace cc::ccu

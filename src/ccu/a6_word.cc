@@ -60,15 +60,7 @@ bool trans_mem(const Word& w, A6Word& o, std::string& why) {
     why = fmt::format("TransMem dmaOpCode {} is not supported (3 write, 5 write with notify, 6 read)", o.dma);
     return false;
   }
-  if (o.reduce_en && !a5_ub_data_type(o.reduce_type_code, o.reduce_type)) {
-    why = fmt::format("reduceDataType {} is not in the UB table (0-8)", o.reduce_type_code);
-    return false;
-  }
-  if (o.reduce_en && !a5_ub_reduce_op(o.reduce_op_code, o.reduce_op)) {
-    why = fmt::format("reduceOpCode {} is not SUM (10), MAX (8) or MIN (9)", o.reduce_op_code);
-    return false;
-  }
-  return true;
+  return !o.reduce_en || ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op, why);
 }
 
 bool alu(const Word& w, A6Word& o) {

@@ -23,6 +23,12 @@ bool Engine::fail(Mission& m, const WordCtx& at, u16 code, std::string what) {
   return false;
 }
 
+bool Engine::over_budget(Mission& m, const WordCtx& at) {
+  if (m.steps < opt.max_steps) return false;
+  fail(m, at, 105, fmt::format("executed {} words without reaching the end of the mission (--ccu-max-steps)", m.steps));
+  return true;
+}
+
 Finding Engine::mission_finding(u16 code, const Mission& m, std::string headline) const {
   Finding f = make_finding(code, StageTag::GenGraph, std::move(headline));
   if (m.placeholder != kNone) f.tasks.push_back(m.placeholder);

@@ -128,6 +128,9 @@ class Engine {
   // --- faults and warnings ---------------------------------------------
   // Records the fault of the word in `at`; returns false for `return fail(...)`.
   bool fail(Mission& m, const WordCtx& at, u16 code, std::string what);
+  // --ccu-max-steps (§5.1): true, with the mission failed (105), when it
+  // has executed as many words as it may.
+  bool over_budget(Mission& m, const WordCtx& at);
   // A named warning CCU-W-*, once per (tag, mission, pc).
   void warn(Mission& m, const WordCtx& at, const char* tag, std::string what);
   Finding mission_finding(u16 code, const Mission& m, std::string headline) const;

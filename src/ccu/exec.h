@@ -49,6 +49,8 @@ bool run_mission(Engine& en, Mission& m);
 Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w);
 Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w);
 Step step_group(Engine& en, Mission& m);
+// START(LOOP) or END(LOOP) of lane `lane` running `l` (copies > 1: a merged loop).
+u32 loop_node(Engine& en, Mission& m, u32 lane, const LoopLane& l, CcuNodeKind kind, u32 copies = 1);
 
 // Loop merge (loop_merge.cc, §9.6): emits all copies of the loop at
 // lane g.lane (copy 0) as one lane of batch nodes if every condition holds.

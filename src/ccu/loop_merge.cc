@@ -207,20 +207,9 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
   WordCtx at = ctx(0, 0, 0);
   at.lane = lane;
   at.frontier = &frontier;
-  {
-    WordCtx b = at;
-    b.pc = l0.loop_pc;
-    b.header = 0x0800;
-    Node n;
-    n.type = TaskType::CCU_GRAPH;
-    n.info.kind = CcuNodeKind::LoopStart;
-    n.info.loop = l0.loop_pc;
-    n.info.iterations = iters;
-    n.info.copies = copies;
-    u32 ls = en.node(m, b, n);
-    en.store.edges_from(g.pre_frontier, ls);
-    frontier.assign(1, ls);
-  }
+  u32 ls = loop_node(en, m, lane, l0, CcuNodeKind::LoopStart, copies);
+  en.store.edges_from(g.pre_frontier, ls);
+  frontier.assign(1, ls);
   for (u32 p = 0; p < len; ++p) {
     const A5Word& w = body[p];
     at.pc = l0.body_start + p;
@@ -246,15 +235,7 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
     }
     en.clear_waited(m, at, w.cke.wait_id, w.cke.wait_mask, w.cke.clear_type);
   }
-  WordCtx b = at;
-  b.pc = l0.loop_pc;
-  b.header = 0x0800;
-  Node n;
-  n.type = TaskType::CCU_GRAPH;
-  n.info.kind = CcuNodeKind::LoopEnd;
-  n.info.loop = l0.loop_pc;
-  n.info.copies = copies;
-  u32 le = en.node(m, b, n);
+  u32 le = loop_node(en, m, lane, l0, CcuNodeKind::LoopEnd, copies);
   en.store.edges_from(frontier, le);
   g.ends.push_back(le);
   g.lane += copies;

@@ -60,18 +60,7 @@ void warn_shared_ckes(Engine& en, Mission& m, const WordCtx& at, const GroupRun&
 }
 
 u32 loop_boundary(Engine& en, Mission& m, const GroupRun& g, CcuNodeKind kind) {
-  const LoopLane& l = g.current;
-  WordCtx at;
-  at.pc = l.loop_pc;
-  at.header = 0x0800;
-  at.lane = g.lane_id;
-  Node n;
-  n.type = TaskType::CCU_GRAPH;
-  n.info.kind = kind;
-  n.info.loop = l.loop_pc;
-  n.info.copy = l.copy;
-  n.info.iterations = l.iterations;
-  return en.node(m, at, n);
+  return loop_node(en, m, g.lane_id, g.current, kind);
 }
 
 }  // namespace
@@ -244,11 +233,7 @@ Step step_group(Engine& en, Mission& m) {
     at.loop_pc = l.loop_pc;
     at.copy = l.copy;
     at.iteration = g.iteration;
-    if (m.steps >= en.opt.max_steps)
-      return en.fail(m, at, 105,
-                     fmt::format("executed {} words without reaching the end of the mission (--ccu-max-steps)",
-                                 m.steps)),
-             Step::Failed;
+    if (en.over_budget(m, at)) return Step::Failed;
     u32 jump = 0;
     Step s = exec_word(en, m, at, true, jump);
     if (s != Step::Next) return s == Step::Jump ? Step::Failed : s;
@@ -266,6 +251,21 @@ Step step_group(Engine& en, Mission& m) {
   ++g.lane;
   g.started = false;
   return Step::Next;
+}
+
+u32 loop_node(Engine& en, Mission& m, u32 lane, const LoopLane& l, CcuNodeKind kind, u32 copies) {
+  WordCtx at;
+  at.pc = l.loop_pc;
+  at.header = 0x0800;
+  at.lane = lane;
+  Node n;
+  n.type = TaskType::CCU_GRAPH;
+  n.info.kind = kind;
+  n.info.loop = l.loop_pc;
+  n.info.copy = l.copy;
+  n.info.iterations = l.iterations;
+  n.info.copies = copies;
+  return en.node(m, at, n);
 }
 
 LoopLane GroupRun::lane_at(u32 index) const {

@@ -60,11 +60,7 @@ Step step_top(Engine& en, Mission& m) {
                                "the mission's end {}",
                                m.rank, m.die, m.image->size, m.end_pc)),
            Step::Failed;
-  if (m.steps >= en.opt.max_steps)
-    return en.fail(m, at, 105,
-                   fmt::format("executed {} words without reaching the end of the mission (--ccu-max-steps)",
-                               m.steps)),
-           Step::Failed;
+  if (en.over_budget(m, at)) return Step::Failed;
   u32 jump = 0;
   Step s = exec_word(en, m, at, false, jump);
   if (s == Step::Next || s == Step::Jump) {
