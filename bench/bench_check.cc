@@ -3,6 +3,7 @@
 //   bench_check [--collcheck PATH] [--workload W] [--ranks 8,32,...] [--runs 5]
 //               [--dir DIR] [--gen-args "..."]   ({n/K} in gen-args: ranks / K)
 //               [--check-args "..."]              (e.g. --ccu-loop-merge)
+//               [--as stlog]  (check the trace converted to an HCCL ST log)
 //
 // For every rank count it writes the trace (W = synthetic-ring,
 // ccu-allreduce — the CCU AllReduce of the tests, 1 MiB per rank staged in
@@ -94,7 +95,7 @@ std::vector<unsigned> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args, check_args;
+  std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args, check_args, as = "jsonl";
   std::vector<unsigned> ranks = {8, 32, 128, 256, 512, 1024};
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
     else if (k == "--dir") dir = v;
     else if (k == "--gen-args") gen_args = v;
     else if (k == "--check-args") check_args = v;
+    else if (k == "--as") as = v;
     else {
       std::fprintf(stderr, "bench_check: unknown option %s\n", k.c_str());
       return 2;
@@ -152,6 +154,15 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_check: collcheck gen %s failed\n", workload.c_str());
         return 2;
       }
+    }
+    if (as == "stlog") {
+      std::string log = trace.substr(0, trace.size() - 6) + ".log";
+      Run cr = spawn({collcheck, "convert", trace, "--to", "stlog", "-o", log});
+      if (cr.status != 0) {
+        std::fprintf(stderr, "bench_check: collcheck convert --to stlog failed on %s\n", trace.c_str());
+        return 2;
+      }
+      trace = log;
     }
     std::map<std::string, std::vector<double>> ms;
     std::vector<double> wall, peak;

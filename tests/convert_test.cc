@@ -19,6 +19,7 @@
 #include "gen_cases.h"
 #include "hcclvm_fixture.h"
 #include "io/jsonl_writer.h"
+#include "io/report_json.h"
 #include "io/stlog_reader.h"
 #include "io/stlog_syntax.h"
 #include "io/stlog_writer.h"
@@ -533,6 +534,30 @@ TEST(StLogWriter, SparseStreamIdsKeepTheirQueueNumbers) {
   auto back = through_stlog(t);
   ASSERT_TRUE(back.ok());
   expect_same_tasks(t, back->trace, "sparse");
+}
+
+// A test name that is not UTF-8 (found by fuzzing): JSON cannot hold it, so
+// the writer names the test after the file and the trace format's name
+// holds U+FFFD; both read back.
+TEST(StLogWriter, TestNamesThatAreNotUtf8) {
+  std::string text = gtest("Demo.\x83" "bad", dump(allgather2()));
+  auto cases = read_stlog_string(text, "odd.log", StLogOptions{kAllGather2Op, ""});
+  ASSERT_TRUE(cases.ok()) << cases.error().message;
+  const Trace& t = cases.value()[0].read.trace;
+  auto st = write_stlog(t, "");
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(st.value().log.rfind("[ RUN      ] collcheck.odd\n", 0), 0u) << st.value().log.substr(0, 60);
+  auto back = read_stlog_string(st.value().log, "w.log", StLogOptions{st.value().sidecar, ""});
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back.value()[0].read.trace.op.known);
+  auto j = read_jsonl_string(to_jsonl(t), "odd.jsonl");
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  EXPECT_EQ(j.value().trace.name, "Demo.\xef\xbf\xbd" "bad");
+  EXPECT_EQ(json_quote("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), "\"a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+  std::string replaced = "\"";
+  for (int k = 0; k < 11; ++k) replaced += "\xef\xbf\xbd";  // U+FFFD per invalid byte
+  EXPECT_EQ(json_quote("\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82"), replaced + "\"")
+      << "overlong, surrogate, above U+10FFFF, truncated";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // operator parameters (§6), reference error lines (§7).
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 
@@ -76,7 +77,10 @@ TEST(StLogLines, Classes) {
 
 // ---------------------------------------------------------------- §4 grammar
 
-StTask parse_ok(const std::string& line) {
+// An StTask refers into its line: the lines parsed in a test stay alive.
+StTask parse_ok(const std::string& text) {
+  static std::deque<std::string> lines;
+  const std::string& line = lines.emplace_back(text);
   StTask t;
   std::string err = parse_st_task(line, t);
   EXPECT_EQ(err, "") << line;
@@ -431,8 +435,18 @@ TEST(StLogMapping, UnknownAndUnsupportedKinds) {
   EXPECT_EQ(r.findings[2].code, 111);
   EXPECT_EQ(r.findings[2].tasks, std::vector<u32>{4});
   EXPECT_EQ(r.trace.tasks[1].type, TaskType::UNKNOWN);
-  // The graph is incomplete: stages 4 and 5 are skipped.
-  EXPECT_EQ(codes(cases[0]), (std::vector<u16>{101, 111, 203, 902}));
+  // A dump with a CCU graph or an AIV launch is refused as a whole.
+  EXPECT_TRUE(r.trace.unchecked);
+  EXPECT_EQ(codes(cases[0]), (std::vector<u16>{101, 111}));
+  // Otherwise the graph is incomplete: stages 4 and 5 are skipped, 1-3 run.
+  auto rest = read_ok(gtest("S.t", dump({Queues{{lpost(1), "Frobnicate[a=1]", "BeingRead[x=[1,2]]", lwait(1)},
+                                              {copy(ds("INPUT", 0, 1), ds("OUTPUT", 0, 1))}}})));
+  EXPECT_FALSE(rest[0].read.trace.unchecked);
+  EXPECT_EQ(codes(rest[0]), (std::vector<u16>{101, 111, 203, 902}));
+  auto aiv = read_ok(gtest("S.t", dump({Queues{{"AivTaskStub[rankId=0, aivStart=(nil), rankPos=0, mainStreamPos = 0]",
+                                               lpost(1)}}})));
+  EXPECT_TRUE(aiv[0].read.trace.unchecked);
+  EXPECT_EQ(codes(aiv[0]), std::vector<u16>{111});
 }
 
 // ---------------------------------------------------------------- §6 parameters

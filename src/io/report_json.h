@@ -18,7 +18,10 @@ struct InputError {
 std::string format_json_report(const std::vector<CheckResult>& results,
                                const std::vector<InputError>& errors);
 
-// JSON string literal for `s`, quotes included.
+// JSON string literal for `s`, quotes included. Bytes that are not valid
+// UTF-8 (a name taken from a log) become U+FFFD, so the output stays JSON.
 std::string json_quote(std::string_view s);
+// The length of the valid UTF-8 sequence at the start of `s` (0: invalid).
+std::size_t utf8_sequence(std::string_view s);
 
 }  // namespace cc

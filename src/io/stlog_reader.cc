@@ -268,13 +268,18 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
       if (!s.tag.empty() && s.tag != "INVALID") k.tag = t.intern_tag(s.tag);
       break;
     }
+    // The work these launch is not in the dump: the dump is incomplete and
+    // refused as a whole, so no stage reports on the part that is there.
     case StKind::AivTaskStub:
       unknown(111,
               "AIV kernel launch (AivTaskStub): the kernel's per-block work is not in the dump, so the dump is "
-              "incomplete and is not checked as a whole (stlog.md \u00a74.2).");
+              "incomplete and is not checked (stlog.md \u00a74.2).");
+      t.unchecked = true;
       break;
     case StKind::CcuGraph:
-      unknown(111, "CCU graph task (\"[CCU GRAPH]\", legacy tree): its microcode is not in the dump (stlog.md \u00a74.2).");
+      unknown(111, "CCU graph task (\"[CCU GRAPH]\", legacy tree): its microcode is not in the dump, so the dump is "
+                   "incomplete and is not checked (stlog.md \u00a74.2).");
+      t.unchecked = true;
       break;
     case StKind::Unsupported:
       unknown(111, fmt::format("Unsupported task kind \"{}\": {} (stlog.md \u00a74.2).", s.kind_name,

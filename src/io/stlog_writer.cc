@@ -352,6 +352,10 @@ std::string stlog_test_name(const Trace& t) {
       name.find_first_not_of("0123456789", hash + 1) == std::string::npos)
     name.resize(hash);
   bool word = !name.empty() && name.find_first_of(" \t\r\n") == std::string::npos;
+  // The sidecar names the test in JSON: a name that is not UTF-8 could not
+  // match its RUN line there.
+  for (std::size_t i = 0; word && i < name.size(); i += std::max<std::size_t>(1, utf8_sequence(name.substr(i))))
+    word = utf8_sequence(name.substr(i)) != 0;
   if (word) return name;
   std::string stem = t.file.substr(t.file.find_last_of('/') == std::string::npos ? 0 : t.file.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find('.'));

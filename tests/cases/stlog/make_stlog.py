@@ -267,7 +267,7 @@ def suite():
                   [("FAIL", [111, 902])]))
     aiv = [[list(q) for q in r] for r in ag]
     aiv[0][0].insert(0, "AivTaskStub[rankId=0, aivStart=(nil), rankPos=0, mainStreamPos = 0]")
-    cases.append(("StDemo.aiv_launch_111", [aiv], [("FAIL", [111, 902])]))
+    cases.append(("StDemo.aiv_launch_111", [aiv], [("FAIL", [111])]))
     cases.append(("StDemo.ambiguous_local_602", [ambiguous_local()], [("FAIL", [602, 902])]))
     # One test, two Check() calls: cases StDemo.two_checks#0 and #1.
     cases.append(("StDemo.two_checks", [ag, extra], [("PASS", []), ("FAIL", [103])]))
