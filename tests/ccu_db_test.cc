@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 
 #include "ccu_allreduce.h"
 #include "hcclvm_fixture.h"
@@ -157,6 +159,36 @@ TEST(CcuDb, CarryCkeBetweenOperators) {
   RunResult carried = run_collcheck(fmt::format("check -q -j1 --ccu-carry-cke '{}'", path));
   EXPECT_EQ(carried.status, 0) << carried.out << carried.err;
   EXPECT_NE(carried.out.find("#w1-op0: PASS"), std::string::npos) << carried.out;
+}
+
+// `collcheck convert` of a database with CCU records writes trace format
+// version 2; checking it gives the same findings as checking the database.
+TEST(CcuDb, ConvertKeepsTheMissions) {
+  Fixture f;
+  add_ccu_trace(f, read(ccu_allreduce(2, AllReduceMutant::LoopCountPlusOne)), 0, 5100);
+  std::string db;
+  ASSERT_TRUE(import_fixture(f, "ccu_convert", {}, &db).ok());
+  std::string out = temp_path("ccu_convert_out.jsonl");
+  RunResult c = run_collcheck(fmt::format("convert '{}' -o '{}'", db, out));
+  ASSERT_EQ(c.status, 0) << c.err;
+  // One operator: the file is written under the case's name.
+  std::string written;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path()))
+    if (e.path().filename().string().rfind("ccu_convert_out", 0) == 0) written = e.path().string();
+  ASSERT_NE(written, "");
+  RunResult a = run_collcheck(fmt::format("check -j1 --json - '{}'", db));
+  RunResult b = run_collcheck(fmt::format("check -j1 --json - '{}'", written));
+  EXPECT_EQ(a.status, 1);
+  EXPECT_EQ(b.status, 1);
+  // The same codes and messages (the reports differ only in file names and times).
+  auto codes_in = [](const std::string& json) {
+    std::multiset<std::string> s;
+    for (std::size_t at = json.find("\"code\":"); at != std::string::npos; at = json.find("\"code\":", at + 1))
+      s.insert(json.substr(at, json.find(',', at) - at));
+    return s;
+  };
+  EXPECT_EQ(codes_in(a.out), codes_in(b.out)) << a.out << "\n" << b.out;
+  EXPECT_NE(a.out.find("\"code\":302"), std::string::npos);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ std::string jsonl_text(const LoadedCase& c) {
   std::string out = fmt::format("# collcheck convert of {}\n", c.name);
   for (const std::string& n : c.read.notes) out += "# " + n + "\n";
   out += jsonl_header(c.read.trace, c.read.findings);
+  out += jsonl_ccu_lines(c.read.trace);
   for (u32 id = 0; id < c.read.trace.tasks.size(); ++id) append_jsonl_task(c.read.trace, id, out);
   return out;
 }
