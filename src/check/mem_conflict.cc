@@ -122,7 +122,7 @@ class Sweep {
       task_accesses(t_, k, accesses_);
       if (accesses_.empty()) continue;
       if (stats_) stats_->accesses += accesses_.size();
-      answers_.clear();
+      forget_answers();
       overlaps_.clear();
       if (opt_.all_pairs) {
         for (const Access& a : accesses_) find_in_history(task, a);
@@ -154,12 +154,49 @@ class Sweep {
   // Whether task x happens before the current task (memoised per task).
   bool before(u32 x, u32 current) {
     if (x == current) return true;
-    for (auto [task, yes] : answers_)
-      if (task == x) return yes;
+    if (const bool* yes = answer(x)) return *yes;
     bool yes = reach_.happens_before(x, current);
     if (stats_) stats_->queries++;
-    answers_.emplace_back(x, yes);
+    remember(x, yes);
     return yes;
+  }
+
+  // Whether x must stay in a frontier the current task joins: it is not
+  // ordered before the task, or the task is saturated and never asked
+  // about x (advance()).
+  bool unordered_or_untested(u32 x, u32 current) {
+    if (saturated() && x != current && !answer(x)) return true;
+    return !before(x, current);
+  }
+
+  bool saturated() const { return partners_found_ >= std::max(opt_.partner_cap, 1u); }
+
+  // The answers for the current task: a short list, indexed by a hash map
+  // once it grows (a write after a thousand parallel reads of its bytes
+  // asks about each of them, twice).
+  const bool* answer(u32 x) const {
+    if (!answer_index_.empty()) {
+      auto it = answer_index_.find(x);
+      return it == answer_index_.end() ? nullptr : &it->second;
+    }
+    for (const auto& [task, yes] : answers_)
+      if (task == x) return &yes;
+    return nullptr;
+  }
+  void remember(u32 x, bool yes) {
+    if (!yes) ++partners_found_;
+    if (!answer_index_.empty()) {
+      answer_index_.emplace(x, yes);
+      return;
+    }
+    answers_.emplace_back(x, yes);
+    if (answers_.size() > kAnswerList)
+      for (const auto& [task, y] : answers_) answer_index_.emplace(task, y);
+  }
+  void forget_answers() {
+    answers_.clear();
+    if (!answer_index_.empty()) answer_index_.clear();
+    partners_found_ = 0;
   }
 
   DomainMap& domain(u64 key) {
@@ -182,9 +219,15 @@ class Sweep {
 
   // An access against one segment's frontier: writes conflict with W and R,
   // reads with W.
+  //
+  // Once the task has partner_cap partners it is reported; members it was
+  // not yet compared with are left alone (known answers still add their
+  // overlaps, so the reported pairs keep all their bytes).
   void compare(u32 task, const Access& a, u64 s, u64 e, const Frontier& f) {
     auto check = [&](u32 x) {
-      if (!before(task_of_slice_[x], task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
+      u32 tx = task_of_slice_[x];
+      if (saturated() && tx != task && !answer(tx)) return;
+      if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
     for (u32 x : f.writes) check(x);
     if (a.write)
@@ -199,9 +242,12 @@ class Sweep {
   // that truly run in parallel — every peer pulling one block in a mesh —
   // would otherwise cost |R| fruitless searches per read. Keeping a read
   // that is in fact ordered before t changes no verdict: the next write
-  // compares with it as well, and any conflict it reports is real.
+  // compares with it as well, and any conflict it reports is real. For the
+  // same reason a saturated task (partner_cap partners) keeps the members
+  // it never asked about: among k mutually unordered writes into one slot
+  // each write then asks about partner_cap of them, not all.
   void advance(u32 task, const Access& a, Frontier& f) {
-    auto unordered = [&](u32 x) { return !before(task_of_slice_[x], task); };
+    auto unordered = [&](u32 x) { return unordered_or_untested(task_of_slice_[x], task); };
     if (a.write) {
       f.writes.retain(unordered);
       f.writes.insert(a.slice);
@@ -214,8 +260,7 @@ class Sweep {
 
   bool known_before(u32 x, u32 current) {
     if (x == current) return true;
-    for (auto [task, yes] : answers_)
-      if (task == x) return yes;
+    if (const bool* yes = answer(x)) return *yes;
     return reach_.quick(x, current) == 1;
   }
 
@@ -289,7 +334,8 @@ class Sweep {
         std::string more;
         for (std::size_t i = 1; i < partners.size() && i <= 5; ++i)
           more += (i > 1 ? ", " : "") + task_position(t_, partners[i]);
-        if (partners.size() > 6) more += fmt::format(" and {} more", partners.size() - 6);
+        if (partners.size() > 6)
+          more += fmt::format(" and {}{} more", saturated() ? "at least " : "", partners.size() - 6);
         f.details.push_back("Also unordered with the later task: " + more + " (--all-pairs lists every pair)");
       }
       f.tasks = {earlier, later};
@@ -312,7 +358,10 @@ class Sweep {
   DomainMap* last_domain_ = nullptr;
   std::unordered_map<u64, std::vector<Access>> history_;
   std::vector<Access> accesses_;
+  static constexpr std::size_t kAnswerList = 16;
   std::vector<std::pair<u32, bool>> answers_;
+  std::unordered_map<u32, bool> answer_index_;
+  u32 partners_found_ = 0;  // "no" answers of the current task
   std::vector<Overlap> overlaps_;
 };
 
