@@ -268,5 +268,32 @@ TEST(CcuA6, UncertainBehaviourWarns) {
       << f.findings.back().message;
 }
 
+// Load and Store compare their register range without adding start and
+// count, which come from registers: a start near 2^64 plus a large count
+// wraps to a small sum that passed, and Store then sized its entry by the
+// count (2^60 + 8 registers: an exception out of the expansion).
+TEST(CcuA6, LoadStoreRegisterRangeDoesNotWrap) {
+  auto codes = [](const std::vector<Word>& w) {
+    test::CcuProgram p;
+    p.isa = "A6";
+    p.op = R"({"type":"AllReduce","ranks":1,"dataType":"FP32","count":64})";
+    p.image(0, 0, 0, w);
+    p.sqe(0, 0, 0, 0, 0, static_cast<u32>(w.size()), {});
+    return test::expansion_codes(test::expand_text(p.text()));
+  };
+  // Store of 2^63 + 64 bytes from register 2^64 - 2^60 (X50 address, X51 length, X52 first register).
+  EXPECT_EQ(codes({load_imm(50, 0x1000), load_imm(51, (u64{1} << 63) + 64), load_imm(52, 0 - (u64{1} << 60)),
+                   store(50, 0, 52, 51, 0)}),
+            V{109});
+  // 64 bytes stored from X40..X47, loaded back into registers 2^64 - 4, ..., 3.
+  EXPECT_EQ(codes({clear_x(40, 47), load_imm(50, 0x1000), load_imm(51, 64), load_imm(52, 40), store(50, 0, 52, 51, 0),
+                   load_imm(53, 0 - u64{4}), load(53, 50, 0, 51)}),
+            V{109});
+  // The same Load into X60..X67 is fine.
+  EXPECT_EQ(codes({clear_x(40, 47), load_imm(50, 0x1000), load_imm(51, 64), load_imm(52, 40), store(50, 0, 52, 51, 0),
+                   load_imm(53, 60), load(53, 50, 0, 51)}),
+            V{});
+}
+
 }  // namespace
 }  // namespace cc

@@ -56,6 +56,11 @@ bool wr_index(Engine& en, Mission& m, const WordCtx& at, u64 index, u64 v) {
   return true;
 }
 
+// Registers [first, first + count) all exist. Both come from registers, so
+// the sum may wrap: compared without adding (a wrapped sum would let Store
+// allocate an entry of `count` registers before reading any).
+bool reg_range_ok(u64 first, u64 count) { return first <= kXnCount && count <= kXnCount - first; }
+
 bool compare(u8 op, u64 a, u64 b) {
   switch (op) {
     case 0: return a == b;
@@ -365,7 +370,7 @@ Step reg_word(Engine& en, Mission& m, WordCtx& at, const A6Word& w) {
         return en.fail(m, at, 105,
                        fmt::format("Load of {:#x} bytes from an entry of {:#x} bytes", y, it->second.size() * 8)),
                Step::Failed;
-      if (z + y / 8 > kXnCount)
+      if (!reg_range_ok(z, y / 8))
         return en.fail(m, at, 109, fmt::format("Load writes registers {:#x}.. past {}", z, kXnCount - 1)),
                Step::Failed;
       for (u64 i = 0; i < y / 8; ++i)
@@ -377,7 +382,7 @@ Step reg_word(Engine& en, Mission& m, WordCtx& at, const A6Word& w) {
       if (y % 8) return en.fail(m, at, 105, fmt::format("Store length {:#x} is not a multiple of 8", y)), Step::Failed;
       if ((y / 8) % 8)
         return en.fail(m, at, 110, fmt::format("Store of {:#x} bytes: not a multiple of 64 bytes", y)), Step::Failed;
-      if (z + y / 8 > kXnCount)
+      if (!reg_range_ok(z, y / 8))
         return en.fail(m, at, 109, fmt::format("Store reads registers {:#x}.. past {}", z, kXnCount - 1)),
                Step::Failed;
       std::vector<u64> entry(y / 8);
