@@ -112,6 +112,31 @@ TEST(CcuErrors, E105Structure) {
   EXPECT_EQ(codes(one_rank({load_imm_xn(0, 500), jmp(0, 0, 0)})), V{105});
 }
 
+// The budget also counts loop instances: a LoopGroup of 128 instances of no
+// iteration, jumped to again and again, executes two words per round but
+// makes 256 nodes; counting words alone let 1000 steps make ~127 000 nodes.
+TEST(CcuErrors, E105BudgetCountsLoopInstances) {
+  std::vector<Word> w = {
+      load_imm_xn(2, (u64{1} << 41) | (u64{127} << 55)),  // one Loop word, 127 extra copies
+      load_imm_xn(3, 0),                                  // no offsets
+      load_imm_xn(4, 0),                                  // 0 iterations
+      load_imm_xn(0, 1), load_imm_xn(6, 5),
+      loop_group(7, 2, 3),  // pc 5
+      jmp(6, 0, 0),         // pc 6: X0 = 1 != 0, back to pc 5
+      loop(8, 8, 4),        // pc 7, outside the mission's range
+      clear_cke(0, 0),      // pc 8: the body, never run
+  };
+  CcuProgram p;
+  p.op = R"({"type":"AllReduce","ranks":1,"dataType":"FP32","count":256,"reduceOp":"SUM"})";
+  p.address(0, "INPUT", kIn);
+  p.address(0, "OUTPUT", kOut);
+  p.image(0, 0, 0, w);
+  p.sqe(0, 0, 0, 0, 0, 7, {});
+  test::Expanded e = expand_text(p.text(), {.max_steps = 1000});
+  EXPECT_EQ(expansion_codes(e), V{105});
+  EXPECT_LE(e.trace.tasks.size(), 3u * 1000) << "nodes made within a budget of 1000";
+}
+
 TEST(CcuErrors, E107ResourceNotFound) {
   // No image for the SQE's die.
   CcuProgram p = one_rank(prologue() + copy_and_wait());

@@ -25,7 +25,10 @@ bool Engine::fail(Mission& m, const WordCtx& at, u16 code, std::string what) {
 
 bool Engine::over_budget(Mission& m, const WordCtx& at) {
   if (m.steps < opt.max_steps) return false;
-  fail(m, at, 105, fmt::format("executed {} words without reaching the end of the mission (--ccu-max-steps)", m.steps));
+  fail(m, at, 105,
+       fmt::format("executed {} words (a loop instance counts as one) without reaching the end of the mission "
+                   "(--ccu-max-steps)",
+                   m.steps));
   return true;
 }
 

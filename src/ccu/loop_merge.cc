@@ -164,7 +164,8 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
       !copies_disjoint_and_clean(en, m, body, g, g.lane, copies))
     return MergeResult::NotMerged;
   u64 words = u64{copies} * iters * len;
-  if (m.steps + words > en.opt.max_steps) return MergeResult::NotMerged;  // unrolling meets the budget
+  u64 cost = words + copies;  // the budget's units: words and loop instances (§5.1)
+  if (m.steps + cost > en.opt.max_steps) return MergeResult::NotMerged;  // unrolling meets the budget
 
   // The operands of every instance, in pair order (copy, then iteration).
   auto ctx = [&](u32 e, u32 t, u32 p) {
@@ -240,7 +241,7 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
   g.ends.push_back(le);
   g.lane += copies;
   g.started = false;
-  m.steps += words;
+  m.steps += cost;
   en.stats.steps += words;
   ++en.stats.merged_loops;
   return MergeResult::Merged;

@@ -208,6 +208,16 @@ Step step_group(Engine& en, Mission& m) {
       MergeResult r = try_merge(en, m, g);
       if (r != MergeResult::NotMerged) return r == MergeResult::Merged ? Step::Next : Step::Failed;
     }
+    // Every loop instance costs one unit of the budget (§5.1), even one of
+    // no iteration: its START and END are nodes, and a LoopGroup of many
+    // empty instances jumped to again and again would otherwise make nodes
+    // without bound while executing few words.
+    WordCtx lat;
+    lat.pc = l.loop_pc;
+    lat.header = 0x0800;
+    lat.frontier = &g.frontier;
+    if (en.over_budget(m, lat)) return Step::Failed;
+    ++m.steps;
     g.lane_id = m.next_lane++;
     u32 ls = loop_boundary(en, m, g, CcuNodeKind::LoopStart);
     en.store.edges_from(g.pre_frontier, ls);

@@ -234,7 +234,8 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
   c->add_flag("--progress", a->progress, "draw a progress line on standard error");
   c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
-  c->add_option("--ccu-max-steps", a->ccu.max_steps, "CCU: at most N executed words per mission, else 105")
+  c->add_option("--ccu-max-steps", a->ccu.max_steps,
+                "CCU: at most N executed words (a loop instance counts as one) per mission, else 105")
       ->check(CLI::PositiveNumber);
   c->add_flag("--ccu-drain-at-end", a->ccu.drain_at_end,
               "CCU: order every transfer whose completion nobody observes before its mission's END");
