@@ -140,6 +140,27 @@ TEST(SemanticUnchecked, UnknownBytesAreNeitherWrongNorRight) {
   EXPECT_EQ(codes_of(unchecked_allreduce(false)), (std::vector<u16>{409}));
 }
 
+// A batch of no pairs has no group: its first_group is the end of `groups`.
+// The stage's look-ahead (prefetching a data task's first group 8 and 16
+// tasks ahead in τ) must not read that group; with `groups` exactly full
+// the read is past the allocation (found by the sanitizer build).
+TEST(SemanticEdge, EmptyBatchAtTheEndOfTheGroups) {
+  Op op;
+  op.type = OpType::AllReduce;
+  op.ranks = 1;
+  op.data_type = DataType::FP32;
+  op.count = 4;
+  TraceBuilder b(op);
+  for (int i = 0; i < 8; ++i) b.copy(0, 0, b.slice(0, "INPUT", 0, 16), b.slice(0, "OUTPUT", 0, 16));
+  b.batch_copy(0, 0, {});
+  Trace t = b.finish();
+  t.groups.shrink_to_fit();
+  ASSERT_EQ(t.groups.size(), 8u);
+  FindingSink sink(20);
+  check_semantic(t, build_graph(t), sink);
+  EXPECT_EQ(sink.errors(), 0u);
+}
+
 // A million ranks and one task: the result comparison costs O(1) per rank
 // that holds nothing (one 406 stretch each), no per-block work.
 TEST(SemanticScale, HugeRankCountsAreCheap) {

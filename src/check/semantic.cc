@@ -300,11 +300,14 @@ void check_semantic(const Trace& trace, const TaskGraph& graph, FindingSink& out
   // first group, that group's slices).
   const std::vector<u32>& order = graph.order;
   auto task_at = [&](std::size_t i) -> const Task& { return trace.tasks[order[i]]; };
+  // A data task may have no group (a batch of no pairs): its first_group
+  // is then no index, possibly the end of `groups`.
+  auto grouped = [&](const Task& k) { return is_data_task(k.type) && k.group_count > 0; };
   for (std::size_t i = 0; i < order.size(); ++i) {
     if (i + 24 < order.size()) __builtin_prefetch(&task_at(i + 24));
-    if (i + 16 < order.size() && is_data_task(task_at(i + 16).type))
+    if (i + 16 < order.size() && grouped(task_at(i + 16)))
       __builtin_prefetch(&trace.groups[task_at(i + 16).first_group]);
-    if (i + 8 < order.size() && is_data_task(task_at(i + 8).type)) {
+    if (i + 8 < order.size() && grouped(task_at(i + 8))) {
       const Group& g = trace.groups[task_at(i + 8).first_group];
       __builtin_prefetch(&trace.slices[g.first_src]);
       __builtin_prefetch(&trace.slices[g.dst]);
