@@ -66,7 +66,6 @@ struct CheckArgs : InputArgs {
   bool quiet = false, verbose = false;
   std::string shard, max_memory;
   bool progress = false, no_progress = false;
-  bool keep_stream_ids = false, recorded_peers = false;
   CcuOptions ccu;
 };
 
