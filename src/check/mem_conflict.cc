@@ -164,12 +164,12 @@ class Sweep {
   // Whether x must stay in a frontier the current task joins: it is not
   // ordered before the task, or the task is saturated and never asked
   // about x (advance()).
-  bool unordered_or_untested(u32 x, u32 current) {
-    if (saturated() && x != current && !answer(x)) return true;
-    return !before(x, current);
-  }
+  bool unordered_or_untested(u32 x, u32 current) { return left_unasked(x, current) || !before(x, current); }
 
   bool saturated() const { return partners_found_ >= std::max(opt_.partner_cap, 1u); }
+
+  // x was never asked about and, the current task being saturated, will not be.
+  bool left_unasked(u32 x, u32 current) const { return saturated() && x != current && !answer(x); }
 
   // The answers for the current task: a short list, indexed by a hash map
   // once it grows (a write after a thousand parallel reads of its bytes
@@ -226,7 +226,7 @@ class Sweep {
   void compare(u32 task, const Access& a, u64 s, u64 e, const Frontier& f) {
     auto check = [&](u32 x) {
       u32 tx = task_of_slice_[x];
-      if (saturated() && tx != task && !answer(tx)) return;
+      if (left_unasked(tx, task)) return;
       if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
     for (u32 x : f.writes) check(x);
