@@ -7,10 +7,12 @@
 //     # expect: exit=2 error="t.jsonl:3: missing"      (substring of stderr)
 // or the same text in a sidecar file CASE.expect (formats without comments).
 // `codes` lists every distinct code reported, errors and warnings alike;
+// `warnings=TAG,...` (optional; may be empty) is then exactly the set of
+// named warnings (code 0, e.g. ATOMIC-REDUCE-ORDER) reported;
 // `args=...` (optional, last) adds options to the command line, with
 // `{dir}` standing for the case's directory. An input holding several
 // operators (an ST log) may list each in further lines of the sidecar,
-//     case: NAME verdict=FAIL codes=302
+//     case: NAME verdict=FAIL codes=302 warnings=STLOG-W-NOTIFY-AMBIGUOUS
 // and then exactly these cases must be reported, each as given.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -30,10 +33,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The named warnings an expectation pins, if it pins them.
+using WarningSet = std::optional<std::set<std::string>>;
+
 struct ExpectedOperator {
   std::string name;  // CASE of FILE#CASE
   std::string verdict;
   std::set<int> codes;
+  WarningSet warnings;
 };
 
 struct GoldenCase {
@@ -41,6 +48,7 @@ struct GoldenCase {
   std::vector<ExpectedOperator> operators;
   int exit = -1;
   std::set<int> codes;
+  WarningSet warnings;
   bool check_codes = false;
   std::string error;  // expected substring of standard error
   std::string args;
@@ -59,6 +67,17 @@ std::string field(const std::string& spec, const std::string& key) {
   if (at == std::string::npos) return {};
   at += key.size() + 2;
   return spec.substr(at, spec.find(' ', at) - at);
+}
+
+// `warnings=A,B` of a spec (an empty value: none), if present.
+WarningSet warnings_of(const std::string& spec) {
+  if (spec.find(" warnings=") == std::string::npos) return std::nullopt;
+  std::set<std::string> tags;
+  std::stringstream ss(field(spec, "warnings"));
+  std::string tag;
+  while (std::getline(ss, tag, ','))
+    if (!tag.empty()) tags.insert(tag);
+  return tags;
 }
 
 bool parse_expect(const std::string& text, GoldenCase& c) {
@@ -84,6 +103,7 @@ bool parse_expect(const std::string& text, GoldenCase& c) {
       c.error += spec[i];
     }
   }
+  c.warnings = warnings_of(spec);
   std::size_t args = spec.find(" args=");
   if (args != std::string::npos) c.args = spec.substr(args + 6);
   std::string dir = fs::path(c.path).parent_path().string();
@@ -98,6 +118,7 @@ bool parse_expect(const std::string& text, GoldenCase& c) {
     ExpectedOperator op;
     op.name = rest.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
     op.verdict = field(rest, "verdict");
+    op.warnings = warnings_of(rest);
     std::stringstream ss(field(rest, "codes"));
     std::string code;
     while (std::getline(ss, code, ','))
@@ -159,18 +180,32 @@ TEST_P(Golden, Case) {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   ASSERT_EQ(parser.load(json).get(doc), simdjson::SUCCESS) << "no JSON report for " << c.path;
+  struct Outcome {
+    std::string verdict;
+    std::set<int> codes;
+    std::set<std::string> warnings;
+  };
   std::set<int> got;
-  std::map<std::string, std::pair<std::string, std::set<int>>> per_operator;
+  std::set<std::string> got_warnings;
+  std::map<std::string, Outcome> per_operator;
   for (simdjson::dom::element input : doc["inputs"].get_array()) {
     std::string file{std::string_view(input["file"])};
-    auto& [verdict, codes] = per_operator[file];
-    verdict = std::string(std::string_view(input["verdict"]));
+    Outcome& o = per_operator[file];
+    o.verdict = std::string(std::string_view(input["verdict"]));
     for (simdjson::dom::element f : input["counts"].get_array()) {
-      got.insert(int(int64_t(f["code"])));
-      codes.insert(int(int64_t(f["code"])));
+      int code = int(int64_t(f["code"]));
+      got.insert(code);
+      o.codes.insert(code);
+      if (code == 0) {
+        got_warnings.insert(std::string(std::string_view(f["name"])));
+        o.warnings.insert(std::string(std::string_view(f["name"])));
+      }
     }
   }
   EXPECT_EQ(got, c.codes) << c.path << "\n" << r.out;
+  if (c.warnings) {
+    EXPECT_EQ(got_warnings, *c.warnings) << c.path << "\n" << r.out;
+  }
   if (c.operators.empty()) return;
   std::set<std::string> expected_names;
   for (const ExpectedOperator& op : c.operators) {
@@ -181,8 +216,11 @@ TEST_P(Golden, Case) {
       ADD_FAILURE() << "not reported: " << name;
       continue;
     }
-    EXPECT_EQ(it->second.first, op.verdict) << name;
-    EXPECT_EQ(it->second.second, op.codes) << name;
+    EXPECT_EQ(it->second.verdict, op.verdict) << name;
+    EXPECT_EQ(it->second.codes, op.codes) << name;
+    if (op.warnings) {
+      EXPECT_EQ(it->second.warnings, *op.warnings) << name;
+    }
   }
   for (const auto& [name, outcome] : per_operator)
     EXPECT_TRUE(expected_names.count(name)) << "reported but not expected: " << name;

@@ -217,5 +217,42 @@ TEST(HcclvmCli, ConvertedDatabaseGivesTheSameFindings) {
   EXPECT_EQ(cases, 10u);
 }
 
+// Inline reduces in a database (checks.md stage 4): rows of two ranks reduce
+// by SDMA into the same bytes of a third, unordered, with one operator and
+// data type: atomic by default (with the FP32 rounding warning), 302 with
+// --strict-reduce, and 302 when the operators differ.
+TEST(HcclvmCli, InlineReducesAreAtomicInDatabasesToo) {
+  for (const char* other_op : {"SUM", "MAX"}) {
+    std::string text = fmt::format(
+        R"({{"format":"collcheck-trace","version":1,"op":{{"type":"AllGather","ranks":3,"dataType":"FP32","count":16}},"buffers":{{"CCL":64}}}}
+{{"rank":0,"stream":0,"type":"RECORD","waitRank":1,"notifyId":1}}
+{{"rank":0,"stream":0,"type":"RECORD","waitRank":2,"notifyId":2}}
+{{"rank":1,"stream":0,"type":"WAIT","recordRank":0,"notifyId":1}}
+{{"rank":1,"stream":0,"type":"REDUCE","srcs":[{{"rank":1,"type":"INPUT","offset":0,"len":64}}],"dst":{{"rank":0,"type":"CCL","offset":0,"len":64}},"reduceOp":"SUM","dataType":"FP32","link":"SDMA"}}
+{{"rank":2,"stream":0,"type":"WAIT","recordRank":0,"notifyId":2}}
+{{"rank":2,"stream":0,"type":"REDUCE","srcs":[{{"rank":2,"type":"INPUT","offset":0,"len":64}}],"dst":{{"rank":0,"type":"CCL","offset":0,"len":64}},"reduceOp":"{}","dataType":"FP32","link":"SDMA"}}
+)",
+        other_op);
+    std::string err;
+    Fixture f = from_trace(parse(text), err);
+    ASSERT_EQ(err, "");
+    std::string db = write(f, std::string("atomic_") + other_op);
+    std::string stages = "--stages graph,single,sync,mem ";
+    Report r = check(stages + "'" + db + "'");
+    ASSERT_EQ(r.entries.size(), 1u) << r.r.out << r.r.err;
+    if (std::string(other_op) == "SUM") {
+      EXPECT_EQ(r.entries[0].verdict, "PASS") << r.r.out;
+      EXPECT_TRUE(std::count(r.entries[0].names.begin(), r.entries[0].names.end(), "ATOMIC-REDUCE-ORDER")) << r.r.out;
+      Report strict = check(stages + "--strict-reduce '" + db + "'");
+      ASSERT_EQ(strict.entries.size(), 1u);
+      EXPECT_EQ(strict.entries[0].verdict, "FAIL");
+      EXPECT_TRUE(strict.entries[0].codes.count(302)) << strict.r.out;
+    } else {
+      EXPECT_EQ(r.entries[0].verdict, "FAIL") << r.r.out;
+      EXPECT_TRUE(r.entries[0].codes.count(302)) << r.r.out;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cc::test::vm

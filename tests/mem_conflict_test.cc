@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "check/mem_conflict.h"
+#include "check/run_checks.h"
 #include "graph/reach.h"
 #include "random_trace.h"
 #include "reference.h"
@@ -17,17 +19,32 @@
 namespace cc::test {
 namespace {
 
+// The ATOMIC-REDUCE-ORDER warning of a sweep: its (earlier, later) tasks.
+using WarnedPair = std::optional<std::pair<u32, u32>>;
+
 std::vector<ConflictPair> sweep(const Trace& t, const TaskGraph& g, bool all_pairs, u32 partner_cap = 64,
-                                MemConflictStats* stats = nullptr) {
+                                MemConflictStats* stats = nullptr, bool strict_reduce = false,
+                                WarnedPair* warned = nullptr) {
   Reachability reach(t, g, all_pairs);
   FindingSink sink(1000000);
   std::vector<ConflictPair> pairs;
-  check_mem_conflict(t, g, reach, MemConflictOptions{all_pairs, partner_cap}, sink, &pairs, stats);
+  check_mem_conflict(t, g, reach, MemConflictOptions{all_pairs, partner_cap, strict_reduce}, sink, &pairs, stats);
+  if (warned) {
+    warned->reset();
+    for (const Finding& f : sink.findings())
+      if (f.tag == "ATOMIC-REDUCE-ORDER") {
+        EXPECT_FALSE(warned->has_value()) << "two ATOMIC-REDUCE-ORDER warnings";
+        EXPECT_EQ(f.severity, Severity::Warning);
+        *warned = std::pair{f.tasks.at(0), f.tasks.at(1)};
+      }
+  }
   return pairs;
 }
 
 struct Outcomes {
   int with_conflicts = 0, without = 0, incomplete = 0;
+  int atomic_only = 0;  // graphs whose only unordered overlaps are atomic reduces
+  int with_atomic = 0;  // graphs with an unordered pair of atomic reduces
 };
 
 // The oracle on every ordered pair of tasks, and the sweep's pairs, against
@@ -66,25 +83,45 @@ Outcomes differential(const RandomTraceShape& shape, u64 runs, u64 first_seed) {
       ++o.incomplete;
       continue;
     }
-    std::set<std::pair<u32, u32>> expected = reference_conflicts(t, g, ref);
-    std::set<u32> later_expected;
-    for (auto [e, l] : expected) later_expected.insert(l);
-    // The default cap and a cap of one partner (every task with a partner
-    // stops asking, frontiers keep untested members): both exact.
-    for (u32 cap : {64u, 1u}) {
-      std::set<u32> later_found;
-      for (const ConflictPair& p : sweep(t, g, false, cap)) {
-        EXPECT_TRUE(expected.count({p.earlier, p.later})) << "false report, cap " << cap << ", seed " << seed;
-        later_found.insert(p.later);
+    // With atomic SDMA reduces (the default) and with --strict-reduce.
+    for (bool strict : {false, true}) {
+      std::set<std::pair<u32, u32>> atomic, atomic_fp;
+      std::set<std::pair<u32, u32>> expected = reference_conflicts(t, g, ref, strict, &atomic, &atomic_fp);
+      std::set<u32> later_expected;
+      for (auto [e, l] : expected) later_expected.insert(l);
+      std::string what = fmt::format("seed {}{}", seed, strict ? " --strict-reduce" : "");
+      // The default cap and a cap of one partner (every task with a partner
+      // stops asking, frontiers keep untested members): both exact.
+      for (u32 cap : {64u, 1u}) {
+        std::set<u32> later_found;
+        WarnedPair warned;
+        for (const ConflictPair& p : sweep(t, g, false, cap, nullptr, strict, &warned)) {
+          EXPECT_TRUE(expected.count({p.earlier, p.later})) << "false report, cap " << cap << ", " << what;
+          later_found.insert(p.later);
+        }
+        EXPECT_EQ(later_found, later_expected) << "missed a later member, cap " << cap << ", " << what;
+        // The warning names a real pair of floating-point reduces; it is
+        // never missed when no race hides the pair behind a 302.
+        if (warned) {
+          EXPECT_TRUE(atomic_fp.count(*warned)) << "warning on a wrong pair, " << what;
+        }
+        if (expected.empty()) {
+          EXPECT_EQ(warned.has_value(), !atomic_fp.empty()) << "cap " << cap << ", " << what;
+        }
       }
-      EXPECT_EQ(later_found, later_expected) << "missed a later member, cap " << cap << ", seed " << seed;
+      std::vector<ConflictPair> all = sweep(t, g, true, 64, nullptr, strict);
+      std::set<std::pair<u32, u32>> all_set;
+      for (const ConflictPair& p : all) all_set.insert({p.earlier, p.later});
+      EXPECT_EQ(all_set, expected) << "--all-pairs, " << what;
+      if (strict) {
+        EXPECT_TRUE(atomic.empty());
+      }
+      if (::testing::Test::HasFailure()) return o;
+      if (strict) continue;
+      (expected.empty() ? o.without : o.with_conflicts)++;
+      if (expected.empty() && !atomic.empty()) ++o.atomic_only;
+      if (!atomic.empty()) ++o.with_atomic;
     }
-    std::vector<ConflictPair> all = sweep(t, g, true);
-    std::set<std::pair<u32, u32>> all_set;
-    for (const ConflictPair& p : all) all_set.insert({p.earlier, p.later});
-    EXPECT_EQ(all_set, expected) << "--all-pairs, seed " << seed;
-    if (::testing::Test::HasFailure()) return o;
-    (expected.empty() ? o.without : o.with_conflicts)++;
   }
   return o;
 }
@@ -108,6 +145,20 @@ TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsWithUnchainedNodes) {
   EXPECT_LT(o.incomplete, 1200);
   std::printf("ccu-style graphs: %d with conflicts, %d without, %d incomplete (oracle only)\n", o.with_conflicts,
               o.without, o.incomplete);
+}
+
+// Graphs where most data tasks are SDMA reduces into a few shared bytes, of
+// two operators and two data types: atomic pairs, pairs of different
+// classes, reduces against copies and reads.
+TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsOfSdmaReduces) {
+  Outcomes o = differential(sdma_reduce_shape(), 3000, 200000);
+  EXPECT_GT(o.with_conflicts, 300);
+  EXPECT_GT(o.without, 200);
+  EXPECT_GT(o.with_atomic, 1000);  // graphs where the atomic rule decides pairs
+  EXPECT_GT(o.atomic_only, 30);    // and where it decides the verdict
+  std::printf("sdma-reduce graphs: %d with conflicts, %d without, %d with atomic pairs (%d whose verdict they "
+              "decide), %d deadlocked\n",
+              o.with_conflicts, o.without, o.with_atomic, o.atomic_only, o.incomplete);
 }
 
 // k mutually unordered writes into one slot (a CCU loop without its CKE
@@ -136,6 +187,131 @@ TEST(MemConflict, UnorderedWritesIntoOneSlotCostLinearQueries) {
   MemConflictStats all;
   sweep(t, g, false, 1u << 30, &all);
   EXPECT_EQ(all.queries, u64{k} * (k - 1) / 2);
+}
+
+// --- The atomic SDMA reduce rule (checks.md stage 4) -----------------------
+
+std::string reduce_line(u32 rank, u32 stream, const char* op, const char* type, const char* link,
+                        u64 dst_off = 0, u64 len = 64) {
+  std::string l = link[0] ? fmt::format(R"(,"link":"{}")", link) : "";
+  return fmt::format(R"({{"rank":{},"stream":{},"type":"REDUCE","srcs":[{{"rank":{},"type":"INPUT","offset":0,"len":{}}}],"dst":{{"rank":0,"type":"CCL","offset":{},"len":{}}},"reduceOp":"{}","dataType":"{}"{}}})"
+                     "\n",
+                     rank, stream, rank, len, dst_off, len, op, type, l);
+}
+
+std::string two_ranks(const std::string& body) {
+  return header(R"({"type":"AllGather","ranks":2,"dataType":"INT8","count":64})",
+                R"("buffers":{"CCL":256})") +
+         body;
+}
+
+int count(const std::vector<u16>& codes, u16 code) { return int(std::count(codes.begin(), codes.end(), code)); }
+
+std::vector<std::string> warning_tags(const std::string& text, const CheckOptions& opt = {}) {
+  CheckResult r = run_checks(parse(text), {}, opt);
+  std::vector<std::string> tags;
+  for (const Finding& f : r.findings)
+    if (f.code == 0) tags.push_back(f.tag);
+  return tags;
+}
+
+CheckOptions mem_only() { return CheckOptions{.stages = kStageGraph | kStageMem}; }
+CheckOptions mem_only_strict() {
+  CheckOptions o = mem_only();
+  o.strict_reduce = true;
+  return o;
+}
+
+TEST(AtomicReduce, UnorderedSdmaReducesOfOneClassAreNotAConflict) {
+  std::string t = two_ranks(reduce_line(0, 0, "SUM", "FP32", "SDMA") + reduce_line(1, 0, "SUM", "FP32", "SDMA"));
+  EXPECT_EQ(count(codes_of(t, mem_only()), 302), 0);
+  EXPECT_EQ(warning_tags(t, mem_only()), std::vector<std::string>{"ATOMIC-REDUCE-ORDER"});
+  // HCCL's checker's rule.
+  EXPECT_EQ(count(codes_of(t, mem_only_strict()), 302), 1);
+  EXPECT_TRUE(warning_tags(t, mem_only_strict()).empty());
+  // RDMA reduces inline too (the NIC applies the reduction), and an SDMA
+  // and an RDMA reduce meet in HCCL's two-server mesh executors.
+  std::string mixed = two_ranks(reduce_line(0, 0, "SUM", "FP32", "SDMA") + reduce_line(1, 0, "SUM", "FP32", "RDMA"));
+  EXPECT_EQ(count(codes_of(mixed, mem_only()), 302), 0);
+  EXPECT_EQ(count(codes_of(mixed, mem_only_strict()), 302), 1);
+  // An integer sum does not depend on the order: no warning.
+  std::string ints =
+      two_ranks(reduce_line(0, 0, "MAX", "INT32", "SDMA") + reduce_line(1, 0, "MAX", "INT32", "SDMA"));
+  EXPECT_EQ(count(codes_of(ints, mem_only()), 302), 0);
+  EXPECT_TRUE(warning_tags(ints, mem_only()).empty());
+}
+
+TEST(AtomicReduce, EveryOtherPairIsStillAConflict) {
+  struct Case {
+    std::string second;
+    const char* why;
+  };
+  for (const Case& c : {
+           Case{reduce_line(1, 0, "MAX", "FP32", "SDMA"), "another operator"},
+           Case{reduce_line(1, 0, "SUM", "FP16", "SDMA"), "another data type"},
+           Case{reduce_line(1, 0, "SUM", "FP32", "CCU"), "another link"},
+           Case{reduce_line(1, 0, "SUM", "FP32", ""), "no link"},
+           Case{reduce_line(1, 0, "SUM", "FP32", "LOCAL"), "a local reduce"},
+           Case{R"({"rank":1,"stream":0,"type":"TRANS_MEM","src":{"rank":1,"type":"INPUT","offset":0,"len":64},"dst":{"rank":0,"type":"CCL","offset":0,"len":64},"link":"SDMA"})"
+                "\n",
+                "a copy into the bytes"},
+           Case{R"({"rank":1,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"CCL","offset":0,"len":64},"dst":{"rank":1,"type":"OUTPUT","offset":0,"len":64},"link":"SDMA"})"
+                "\n",
+                "a read of the bytes"},
+       }) {
+    std::string t = two_ranks(reduce_line(0, 0, "SUM", "FP32", "SDMA") + c.second);
+    EXPECT_EQ(count(codes_of(t, mem_only()), 302), 1) << c.why;
+  }
+}
+
+// An SDMA reduce must not stand in for an earlier copy or read of its bytes:
+// a later reduce of its class does not conflict with it, but does with them.
+TEST(AtomicReduce, AReduceDoesNotHideTheCopyOrReadBeforeIt) {
+  const char* copy0 =
+      R"({"rank":0,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"INPUT","offset":0,"len":64},"dst":{"rank":0,"type":"CCL","offset":0,"len":64},"link":"LOCAL"})"
+      "\n";
+  const char* read0 =
+      R"({"rank":0,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"CCL","offset":0,"len":64},"dst":{"rank":0,"type":"OUTPUT","offset":0,"len":64},"link":"LOCAL"})"
+      "\n";
+  for (const char* first : {copy0, read0}) {
+    // Rank 1's reduce is unordered with everything on rank 0; rank 0's own
+    // reduce comes after its copy (or read) on the same stream.
+    std::string t = two_ranks(std::string(first) + reduce_line(0, 0, "SUM", "FP32", "SDMA") +
+                              reduce_line(1, 0, "SUM", "FP32", "SDMA"));
+    CheckResult r = run_checks(parse(t), {}, mem_only());
+    ASSERT_EQ(count(codes_of(t, mem_only()), 302), 1) << first;
+    for (const Finding& f : r.findings)
+      if (f.code == 302) {
+        EXPECT_EQ(f.refs.at(0).index, 0u) << "the partner is the first task of rank 0";
+        EXPECT_EQ(f.refs.at(1).rank, 1u);
+      }
+  }
+}
+
+// k SDMA reduces of one class in parallel into one slot (a mesh reduce of
+// k streams): no conflict, and O(k·cap) ordering queries, not k²/2.
+TEST(AtomicReduce, ParallelReducesIntoOneSlotCostLinearQueries) {
+  constexpr u32 k = 1500;
+  std::string text = header(R"({"type":"AllGather","ranks":1,"dataType":"INT8","count":64})",
+                            R"("buffers":{"CCL":64})");
+  for (u32 s = 0; s < k; ++s)
+    text += fmt::format(R"({{"rank":0,"stream":{},"type":"REDUCE","srcs":[{{"rank":0,"type":"INPUT","offset":0,"len":64}}],"dst":{{"rank":0,"type":"CCL","offset":0,"len":64}},"reduceOp":"SUM","dataType":"FP32","link":"SDMA"}})"
+                        "\n",
+                        s);
+  Trace t = parse(text);
+  TaskGraph g = build_graph(t);
+  ASSERT_TRUE(g.complete);
+  for (u32 cap : {64u, 1u}) {
+    MemConflictStats stats;
+    WarnedPair warned;
+    EXPECT_TRUE(sweep(t, g, false, cap, &stats, false, &warned).empty()) << "cap " << cap;
+    EXPECT_TRUE(warned.has_value());
+    EXPECT_LE(stats.queries, u64{k} * (cap + 1)) << "cap " << cap;
+  }
+  // --strict-reduce: every reduce but the first is reported.
+  std::set<u32> later;
+  for (const ConflictPair& p : sweep(t, g, false, 64, nullptr, true)) later.insert(p.later);
+  EXPECT_EQ(later.size(), k - 1);
 }
 
 }  // namespace

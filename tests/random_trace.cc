@@ -25,25 +25,34 @@ Trace random_trace(std::mt19937_64& rng, const RandomTraceShape& sh) {
     u32 ns = 1 + pick(sh.max_streams);
     for (u32 s = 0; s < ns; ++s) streams.push_back({r, s, 2 + pick(sh.max_tasks)});
   }
-  auto slice = [&] {
+  // A random slice of buffer `bi` (0 INPUT, 1 OUTPUT, 2 CCL; 3 = any).
+  auto slice = [&](u32 bi = 3) {
     u32 r = pick(op.ranks);
-    const char* bn = bufs[pick(3)];
+    const char* bn = bufs[bi < 3 ? bi : pick(3)];
     u64 size = std::string(bn) == "OUTPUT" ? sh.buffer_bytes * op.ranks : sh.buffer_bytes;
     u64 len = pick(17);
     u64 off = pick(size - len + 1);
     return b.slice(r, bn, off, len);
   };
   auto copy = [&](u32 rank, u32 stream) {
-    Slice src = slice(), dst = slice();
+    Slice src = sh.reduce_layout ? slice(pick(4) ? 0 : 2) : slice();
+    Slice dst = sh.reduce_layout ? slice(1) : slice();
     dst.len = src.len;
     u64 size = b.trace().buffers.name(dst.buf) == "OUTPUT" ? sh.buffer_bytes * op.ranks : sh.buffer_bytes;
     if (dst.offset + dst.len > size) dst.offset = size - dst.len;
     return b.copy(rank, stream, src, dst);
   };
   auto reduce = [&](u32 rank, u32 stream) {
-    Slice dst = slice();
+    Slice dst = sh.reduce_layout ? slice(2) : slice();
     std::vector<Slice> srcs;
-    for (u32 k = 0, m = 1 + pick(2); k < m; ++k) srcs.push_back(slice());
+    for (u32 k = 0, m = 1 + pick(2); k < m; ++k) srcs.push_back(sh.reduce_layout ? slice(0) : slice());
+    if (chance(sh.sdma_reduce_share)) {
+      // Mostly one class (SUM, FP16), so that atomic pairs are common.
+      bool other = pick(3) == 0;
+      return b.reduce_with(rank, stream, srcs, dst, other && pick(2) ? ReduceOp::MAX : ReduceOp::SUM,
+                           other && pick(2) ? DataType::INT8 : DataType::FP16,
+                           pick(4) ? Link::SDMA : Link::RDMA);
+    }
     return b.reduce(rank, stream, srcs, dst);
   };
   // A CCU-style node on stream 1000 of a random rank: unchained, with
@@ -86,13 +95,18 @@ Trace random_trace(std::mt19937_64& rng, const RandomTraceShape& sh) {
       pending.emplace_back(wi, s.rank, nid);
       return;
     }
+    if (chance(sh.reduce_share)) {
+      reduce(s.rank, s.id);
+      return;
+    }
     switch (pick(4)) {
       case 0:
       case 1: copy(s.rank, s.id); break;
       case 2: reduce(s.rank, s.id); break;
       default: {
         std::vector<std::pair<Slice, Slice>> pairs;
-        for (u32 k = 0, m = 1 + pick(3); k < m; ++k) pairs.emplace_back(slice(), slice());
+        for (u32 k = 0, m = 1 + pick(3); k < m; ++k)
+          pairs.emplace_back(sh.reduce_layout ? slice(pick(4) ? 0 : 2) : slice(), sh.reduce_layout ? slice(1) : slice());
         b.batch_copy(s.rank, s.id, pairs);
         break;
       }

@@ -24,7 +24,29 @@ struct RandomTraceShape {
   double unchained_share = 0;
   double explicit_share = 0;
   double blocked_share = 0.02;  // of the unchained nodes
+  // This share of the reduces are inline reduces (SDMA, a quarter RDMA),
+  // two thirds of them of class
+  // (SUM, FP16), the rest of a random class among (SUM or MAX) x (INT8 or
+  // FP16), so that reduces of one class into the
+  // same bytes (atomic, checks.md stage 4) and of different classes meet;
+  // `reduce_share` of the data tasks are reduces (0: the default mix).
+  double sdma_reduce_share = 0;
+  double reduce_share = 0;
+  // Reduces read INPUT and write CCL; copies read INPUT or CCL and write
+  // OUTPUT: the layout of a reduce executor, where reduces of several
+  // streams meet in one buffer and nothing else writes it.
+  bool reduce_layout = false;
 };
+
+// Graphs rich in SDMA reduces into shared bytes.
+inline RandomTraceShape sdma_reduce_shape() {
+  RandomTraceShape s;
+  s.buffer_bytes = 32;
+  s.sdma_reduce_share = 0.8;
+  s.reduce_share = 0.8;
+  s.reduce_layout = true;
+  return s;
+}
 
 // The shape of graphs the CCU expansion makes.
 inline RandomTraceShape ccu_style_shape() {

@@ -47,11 +47,20 @@ ReferenceReach::ReferenceReach(const Trace& t, const TaskGraph& g) {
 }
 
 std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGraph& g,
-                                                  const ReferenceReach& r) {
+                                                  const ReferenceReach& r, bool strict_reduce,
+                                                  std::set<std::pair<u32, u32>>* atomic,
+                                                  std::set<std::pair<u32, u32>>* atomic_fp) {
   struct Acc {
     u32 task;
     Slice s;
     bool write;
+  };
+  // Written out again rather than calling the stage's helper, so that the
+  // reference does not share a mistake with it.
+  auto sdma_reduce = [&](u32 task) {
+    const Task& k = t.tasks[task];
+    return !strict_reduce && (k.type == TaskType::REDUCE || k.type == TaskType::BATCH_REDUCE) &&
+           (k.link == Link::SDMA || k.link == Link::RDMA);
   };
   std::vector<Acc> acc;
   for (u32 id = 0; id < t.tasks.size(); ++id) {
@@ -73,6 +82,13 @@ std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGrap
       if (r.reaches(a.task, b.task) || r.reaches(b.task, a.task)) continue;
       u32 e = a.task, l = b.task;
       if (g.tau[e] > g.tau[l]) std::swap(e, l);
+      const Task &ka = t.tasks[a.task], &kb = t.tasks[b.task];
+      if (a.write && b.write && sdma_reduce(a.task) && sdma_reduce(b.task) && ka.reduce_op == kb.reduce_op &&
+          ka.data_type == kb.data_type) {
+        if (atomic) atomic->insert({e, l});
+        if (atomic_fp && is_floating(ka.data_type)) atomic_fp->insert({e, l});
+        continue;
+      }
       out.insert({e, l});
     }
   return out;

@@ -24,7 +24,12 @@ class ReferenceReach {
 };
 
 // Every conflicting pair (earlier, later) in τ order of a complete graph.
+// Unordered inline reduces (SDMA or RDMA) of one operator and data type into
+// the same bytes are not conflicts unless `strict_reduce`; such pairs
+// go to `atomic` when given (those of floating-point types to `atomic_fp`).
 std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGraph& g,
-                                                  const ReferenceReach& r);
+                                                  const ReferenceReach& r, bool strict_reduce = false,
+                                                  std::set<std::pair<u32, u32>>* atomic = nullptr,
+                                                  std::set<std::pair<u32, u32>>* atomic_fp = nullptr);
 
 }  // namespace cc::test

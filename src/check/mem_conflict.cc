@@ -29,6 +29,7 @@ struct Access {
   u64 begin, end;
   u32 slice;
   bool write;
+  u16 cls;  // atomic_reduce_class of the task for a write, else 0
 };
 
 // Where one conflicting pair touches: a byte range of one domain.
@@ -39,14 +40,14 @@ struct Overlap {
 
 // The accesses of a data task: sources read, destinations written; slices
 // that are empty or not addressable (stage 2 reports those) are left out.
-void task_accesses(const Trace& t, const Task& k, std::vector<Access>& out) {
+void task_accesses(const Trace& t, const Task& k, u16 cls, std::vector<Access>& out) {
   out.clear();
   for (u32 gi = 0; gi < k.group_count; ++gi) {
     const Group& g = t.group(k, gi);
     auto add = [&](u32 si, bool write) {
       const Slice& s = t.slices[si];
       if (s.len == 0 || !slice_addressable(t, s)) return;
-      out.push_back({domain_key(s), s.offset, s.offset + s.len, si, write});
+      out.push_back({domain_key(s), s.offset, s.offset + s.len, si, write, write ? cls : u16{0}});
     };
     for (u32 i = 0; i < g.src_count; ++i) add(g.first_src + i, false);
     add(g.dst, true);
@@ -119,7 +120,7 @@ class Sweep {
     for (u32 task : g_.order) {
       const Task& k = t_.tasks[task];
       if (!is_data_task(k.type)) continue;
-      task_accesses(t_, k, accesses_);
+      task_accesses(t_, k, opt_.strict_reduce ? 0 : atomic_reduce_class(k), accesses_);
       if (accesses_.empty()) continue;
       if (stats_) stats_->accesses += accesses_.size();
       forget_answers();
@@ -148,17 +149,27 @@ class Sweep {
       }
       if (!overlaps_.empty()) report(task);
     }
+    if (order_warning_.later_slice != kNone) report_order_warning();
   }
 
  private:
   // Whether task x happens before the current task (memoised per task).
-  bool before(u32 x, u32 current) {
+  // A "no" counts x as a partner of the current task unless `partner` is
+  // false (an atomic pair, which is not a conflict).
+  bool before(u32 x, u32 current, bool partner = true) {
     if (x == current) return true;
     if (const bool* yes = answer(x)) return *yes;
     bool yes = reach_.happens_before(x, current);
     if (stats_) stats_->queries++;
-    remember(x, yes);
+    remember(x, yes, partner);
     return yes;
+  }
+
+  // The atomic class of the access `slice` (0 unless an SDMA reduce's
+  // destination, and always 0 with --strict-reduce).
+  u16 access_class(u32 slice) const {
+    if (opt_.strict_reduce || !written_[slice]) return 0;
+    return atomic_reduce_class(t_.tasks[task_of_slice_[slice]]);
   }
 
   // Whether x must stay in a frontier the current task joins: it is not
@@ -183,8 +194,8 @@ class Sweep {
       if (task == x) return &yes;
     return nullptr;
   }
-  void remember(u32 x, bool yes) {
-    if (!yes) ++partners_found_;
+  void remember(u32 x, bool yes, bool partner) {
+    if (!yes && partner) ++partners_found_;
     if (!answer_index_.empty()) {
       answer_index_.emplace(x, yes);
       return;
@@ -197,6 +208,7 @@ class Sweep {
     answers_.clear();
     if (!answer_index_.empty()) answer_index_.clear();
     partners_found_ = 0;
+    atomic_found_ = 0;
   }
 
   DomainMap& domain(u64 key) {
@@ -229,9 +241,38 @@ class Sweep {
       if (left_unasked(tx, task)) return;
       if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
-    for (u32 x : f.writes) check(x);
+    for (u32 x : f.writes) {
+      if (a.cls && access_class(x) == a.cls)
+        atomic_pair(task, a, x, s, e);
+      else
+        check(x);
+    }
     if (a.write)
       for (u32 x : f.reads) check(x);
+  }
+
+  // Two SDMA reduces of one class into the same bytes: not a conflict, the
+  // engine applies each atomically. The current task asks about such a
+  // member only to prune it from W (advance) and to find the first unordered
+  // pair for the ATOMIC-REDUCE-ORDER warning. After partner_cap unordered
+  // ones it stops asking: k reduces in parallel into one slot then cost
+  // O(k·cap) queries, and a member left unasked stays in W, which is safe.
+  void atomic_pair(u32 task, const Access& a, u32 x, u64 s, u64 e) {
+    u32 tx = task_of_slice_[x];
+    if (tx == task) return;
+    bool ordered;
+    if (const bool* yes = answer(tx)) {
+      ordered = *yes;
+    } else {
+      if (saturated() || atomic_found_ >= std::max(opt_.partner_cap, 1u)) return;
+      ordered = before(tx, task, false);
+      if (!ordered) {
+        ++atomic_found_;
+        if (stats_) stats_->atomic_pairs++;
+      }
+    }
+    if (ordered || order_warning_.later_slice != kNone) return;
+    if (is_floating(t_.tasks[task].data_type)) order_warning_ = {x, a.slice, a.domain, s, e};
   }
 
   // The frontier after the access (memconflict.md): a write replaces every
@@ -246,9 +287,18 @@ class Sweep {
   // same reason a saturated task (partner_cap partners) keeps the members
   // it never asked about: among k mutually unordered writes into one slot
   // each write then asks about partner_cap of them, not all.
+  //
+  // An SDMA reduce stands in only for earlier reduces of its own class: a
+  // read, or another kind of write, ordered before it still conflicts with
+  // a later reduce of the class that this one does not conflict with, so
+  // it stays. Of its own class it drops the members known ordered before
+  // it (asked in compare(), or the cheap filters); unasked ones stay.
   void advance(u32 task, const Access& a, Frontier& f) {
     auto unordered = [&](u32 x) { return unordered_or_untested(task_of_slice_[x], task); };
-    if (a.write) {
+    if (a.write && a.cls) {
+      f.writes.retain([&](u32 x) { return access_class(x) != a.cls || !known_before(task_of_slice_[x], task); });
+      f.writes.insert(a.slice);
+    } else if (a.write) {
       f.writes.retain(unordered);
       f.writes.insert(a.slice);
       f.reads.retain(unordered);
@@ -271,6 +321,10 @@ class Sweep {
     if (it == history_.end()) return;
     for (const Access& h : it->second) {
       if (h.end <= a.begin || a.end <= h.begin || (!h.write && !a.write)) continue;
+      if (a.cls && h.cls == a.cls) {
+        atomic_pair(task, a, h.slice, std::max(h.begin, a.begin), std::min(h.end, a.end));
+        continue;
+      }
       u32 th = task_of_slice_[h.slice];
       if (!before(th, task))
         overlaps_.push_back({h.slice, a.slice, a.domain, std::max(h.begin, a.begin), std::min(h.end, a.end)});
@@ -343,6 +397,30 @@ class Sweep {
     }
   }
 
+  // The first unordered pair of floating-point SDMA reduces of one class:
+  // their sum is not a race, but its rounding depends on their order.
+  void report_order_warning() {
+    const Overlap& o = order_warning_;
+    u32 earlier = task_of_slice_[o.earlier_slice], later = task_of_slice_[o.later_slice];
+    const Task& k = t_.tasks[later];
+    Finding f = make_finding(0, StageTag::MemConflict,
+                             fmt::format("Unordered SDMA reduces ({} {}) add into the same bytes: not a race, "
+                                         "since the engine applies each reduction atomically, but the "
+                                         "rounding of the result depends on their order.",
+                                         name(k.reduce_op), name(k.data_type)));
+    f.tag = "ATOMIC-REDUCE-ORDER";
+    f.severity = Severity::Warning;
+    f.details.push_back("Bytes   : " + domain_text(t_, o.domain, o.begin, o.end));
+    f.details.push_back("Earlier : " + access_text(t_, earlier, o.earlier_slice, true));
+    f.details.push_back("Later   : " + access_text(t_, later, o.later_slice, true));
+    f.details.push_back(
+        "The result may differ in its last bits from run to run; order the two reduces (a RECORD/WAIT "
+        "between them) if it must be reproducible. The first such pair is named; --strict-reduce reports "
+        "every pair as 302, as HCCL's checker does.");
+    f.tasks = {earlier, later};
+    out_.add(std::move(f));
+  }
+
   const Trace& t_;
   const TaskGraph& g_;
   Reachability& reach_;
@@ -362,10 +440,21 @@ class Sweep {
   std::vector<std::pair<u32, bool>> answers_;
   std::unordered_map<u32, bool> answer_index_;
   u32 partners_found_ = 0;  // "no" answers of the current task
+  u32 atomic_found_ = 0;    // unordered atomic pairs the current task asked about
   std::vector<Overlap> overlaps_;
+  Overlap order_warning_{0, kNone, 0, 0, 0};  // later_slice kNone: none yet
 };
 
 }  // namespace
+
+u16 atomic_reduce_class(const Task& k) {
+  // SDMA and RDMA both reduce inline: the engine or the NIC applies the
+  // reduction where it writes, atomically. HCCL's two-server mesh-graph
+  // pipeline executors reduce into one buffer from both at once (RDMA from
+  // the other server, SDMA from the own one).
+  if (!is_reduce_task(k.type) || (k.link != Link::SDMA && k.link != Link::RDMA)) return 0;
+  return static_cast<u16>(1 + static_cast<u32>(k.reduce_op) * kDataTypeCount + static_cast<u32>(k.data_type));
+}
 
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
                         const MemConflictOptions& options, FindingSink& out,

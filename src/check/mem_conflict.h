@@ -21,6 +21,11 @@ struct MemConflictOptions {
   // O(k·cap) ordering queries, not O(k²). Exactness does not depend on it
   // (docs/MEMCONFLICT.md); the tests also run it at 1.
   u32 partner_cap = 64;
+  // Unordered SDMA reduces into the same bytes with the same operator and
+  // data type are conflicts too (HCCL's checker's rule, --strict-reduce).
+  // By default they are not: the DMA engine applies each reduction
+  // atomically, and HCCL's mesh and pipeline executors rely on it.
+  bool strict_reduce = false;
 };
 
 // One conflicting pair as the sweep found it (for tests and --all-pairs).
@@ -30,7 +35,14 @@ struct ConflictPair {
 
 struct MemConflictStats {
   u64 accesses = 0, queries = 0, pairs = 0;
+  u64 atomic_pairs = 0;  // unordered SDMA reduces of one class met (not conflicts)
 };
+
+// The atomic class of a task's destination writes: 0 unless the task is a
+// reduce applied inline by a DMA engine (link SDMA or RDMA), else 1 + its
+// (reduce op, data type). Two writes of one nonzero class never conflict
+// with each other.
+u16 atomic_reduce_class(const Task& k);
 
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
                         const MemConflictOptions& options, FindingSink& out,

@@ -125,10 +125,11 @@ CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const Check
     if (opt.stages & kStageMem) {
       MemConflictStats ms;
       timed("mem", [&] {
-        check_mem_conflict(trace, graph, reach, MemConflictOptions{opt.all_pairs}, sink, nullptr, &ms);
+        check_mem_conflict(trace, graph, reach, MemConflictOptions{opt.all_pairs, 64, opt.strict_reduce}, sink, nullptr, &ms);
       });
-      res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs",
-                                      ms.accesses, ms.queries, ms.pairs));
+      res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs, {} unordered "
+                                      "SDMA reduce pairs (atomic)",
+                                      ms.accesses, ms.queries, ms.pairs, ms.atomic_pairs));
     } else {
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     }

@@ -25,6 +25,7 @@ struct CheckOptions {
   u32 stages = kAllStages;
   u32 max_errors = 20;  // per code
   bool all_pairs = false;
+  bool strict_reduce = false;  // stage 4: SDMA reduces of one class conflict too
 };
 
 struct StageTime {

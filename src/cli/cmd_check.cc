@@ -62,6 +62,7 @@ struct CheckArgs : InputArgs {
   std::string json, dot, html, stages;
   u32 max_errors = 20;
   bool all_pairs = false;
+  bool strict_reduce = false;
   unsigned jobs = 0;
   bool quiet = false, verbose = false;
   std::string shard, max_memory;
@@ -131,6 +132,7 @@ int run_check(const CheckArgs& a) {
   CheckOptions opt;
   opt.max_errors = a.max_errors;
   opt.all_pairs = a.all_pairs;
+  opt.strict_reduce = a.strict_reduce;
   if (!a.stages.empty()) {
     std::string err;
     if (!parse_stages(a.stages, opt.stages, err)) {
@@ -228,6 +230,9 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
       ->check(CLI::PositiveNumber);
   c->add_flag("--all-pairs", a->all_pairs, "stage 4: enumerate every conflicting pair");
+  c->add_flag("--strict-reduce", a->strict_reduce,
+              "stage 4: unordered SDMA reduces into the same bytes (same operator and data type) are "
+              "conflicts (302), as in HCCL's checker; by default the engine's atomic reduction is trusted");
   c->add_option("-j", a->jobs, "check N inputs in parallel (default: number of cores)");
   c->add_option("--shard", a->shard, "check only shard K of N deterministic shards of the operators (K/N)");
   c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");

@@ -59,6 +59,22 @@ std::optional<Link> parse_link(std::string_view s) { return find_name<Link>(kLin
 
 u32 size_of(DataType t) { return kDataTypeSizes[static_cast<int>(t)]; }
 
+bool is_floating(DataType t) {
+  switch (t) {
+    case DataType::FP16:
+    case DataType::BFP16:
+    case DataType::FP32:
+    case DataType::FP64:
+    case DataType::HIF8:
+    case DataType::FP8E4M3:
+    case DataType::FP8E5M2:
+    case DataType::FP8E8M0:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool op_reduces(OpType t) {
   return t == OpType::AllReduce || t == OpType::ReduceScatter || t == OpType::ReduceScatterV ||
          t == OpType::Reduce;

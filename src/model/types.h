@@ -73,6 +73,8 @@ std::optional<Link> parse_link(std::string_view s);
 
 // Bytes per element.
 u32 size_of(DataType t);
+// Floating-point element types (their sums depend on the order of the terms).
+bool is_floating(DataType t);
 
 inline bool is_data_task(TaskType t) {
   return t == TaskType::TRANS_MEM || t == TaskType::BATCH_TRANS_MEM ||

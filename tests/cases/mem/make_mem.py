@@ -104,3 +104,42 @@ write("302_physical_notify.jsonl", "exit=1 codes=302,602,902",
       step(0)[:1] + [rec(0, 1, 7)] + step(1)[:1] + [rec(0, 1, 7)] +
       [wt(1, 0, 7), cp(1, s(0, "CCL", 0, 64), s(1, "OUTPUT", 0, 64)), wt(1, 0, 7),
        cp(1, s(0, "CCL", 0, 64), s(1, "OUTPUT", 64, 64))])
+
+# Inline reduces (checks.md stage 4): SDMA and RDMA reduces into the same
+# bytes with the same operator and data type are applied atomically by the
+# engine; every other pair is still a conflict.
+def ired(r, src, dst, link="SDMA", op="SUM", dtype="FP32", stream=0):
+    return {"rank": r, "stream": stream, "type": "REDUCE", "srcs": [src], "dst": dst, "reduceOp": op,
+            "dataType": dtype, "link": link}
+
+
+ATOMIC_PAIR = [rec(0, 1, 1), rec(0, 2, 1), wt(1, 0, 1), wt(2, 0, 1)]
+write("pass_atomic_reduce.jsonl", "exit=0 codes=0,902 warnings=ATOMIC-REDUCE-ORDER",
+      "ranks 1 and 2 reduce into rank 0's CCL at the same time by SDMA inline reduce (SUM, FP32): atomic, not a race; "
+      "the FP32 rounding depends on the order (warning)",
+      ATOMIC_PAIR + [ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64)), ired(2, s(2, "INPUT", 0, 64), s(0, "CCL", 0, 64))])
+write("pass_atomic_reduce_int.jsonl", "exit=0 codes=902 warnings=",
+      "the same with INT32 (MAX) and one RDMA reduce: atomic, and the result does not depend on the order",
+      ATOMIC_PAIR + [ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64), op="MAX", dtype="INT32"),
+                     ired(2, s(2, "INPUT", 0, 64), s(0, "CCL", 0, 64), link="RDMA", op="MAX", dtype="INT32")])
+hdr_strict = HDR
+with open(os.path.join(HERE, "302_atomic_reduce_strict.jsonl"), "w") as f:
+    f.write("# expect: exit=1 codes=302,902 warnings= args=--strict-reduce --stages graph,single,sync,mem\n")
+    f.write("# --strict-reduce: HCCL's checker's rule, the pair of pass_atomic_reduce.jsonl is a conflict\n")
+    f.write(json.dumps(HDR, separators=(",", ":")) + "\n")
+    for t in ATOMIC_PAIR + [ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64)),
+                            ired(2, s(2, "INPUT", 0, 64), s(0, "CCL", 0, 64))]:
+        f.write(json.dumps(t, separators=(",", ":")) + "\n")
+write("302_atomic_reduce_other_op.jsonl", RACE + " warnings=",
+      "ranks 1 and 2 reduce into the same bytes by SDMA with different operators (SUM, MAX): a race",
+      ATOMIC_PAIR + [ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64)),
+                     ired(2, s(2, "INPUT", 0, 64), s(0, "CCL", 0, 64), op="MAX")])
+write("302_atomic_reduce_local.jsonl", RACE + " warnings=",
+      "rank 0 reduces locally (not inline by a DMA engine) into the bytes rank 1 reduces into by SDMA: a race",
+      [rec(0, 1, 1), wt(1, 0, 1), ired(0, s(0, "INPUT", 0, 64), s(0, "CCL", 0, 64), link="LOCAL"),
+       ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64))])
+write("302_atomic_reduce_after_copy.jsonl", "exit=1 codes=0,302,902 warnings=ATOMIC-REDUCE-ORDER",
+      "rank 0 fills its CCL and then reduces into it; rank 1's reduce of the same class is unordered with both: "
+      "atomic against the reduce (FP32: the warning), a race against the copy",
+      [cp(0, s(0, "INPUT", 0, 64), s(0, "CCL", 0, 64)), ired(0, s(0, "INPUT", 64, 64), s(0, "CCL", 0, 64)),
+       ired(1, s(1, "INPUT", 0, 64), s(0, "CCL", 0, 64))])
