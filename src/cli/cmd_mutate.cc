@@ -1,6 +1,7 @@
 // `collcheck mutate`: write faulty variants of a trace (cli.md, algorithms.md §17).
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -30,9 +31,17 @@ std::string list_text() {
   return out;
 }
 
-// "ring.jsonl" -> "ring"; "a/b/x.jsonl.gz" -> "x".
-std::string stem(const std::string& path) {
-  std::string s = std::filesystem::path(path).filename().string();
+// What mutant files are named after: "ring.jsonl" -> "ring";
+// "a/b/x.jsonl.gz" -> "x"; a case of a database or an ST log, "FILE#CASE",
+// -> CASE (an ST case is a gtest name with dots of its own).
+std::string stem(const std::string& input, const std::string& case_name) {
+  if (case_name.size() > input.size() + 1 && case_name.compare(0, input.size() + 1, input + "#") == 0) {
+    std::string s = case_name.substr(input.size() + 1);
+    for (char& c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+    return s;
+  }
+  std::string s = std::filesystem::path(input).filename().string();
   std::size_t dot = s.find('.');
   return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
 }
@@ -79,7 +88,7 @@ int run_mutate(const MutateArgs& a) {
     }
     for (const gen::Mutant& m : *mutants) {
       std::string path = (std::filesystem::path(a.output) /
-                          fmt::format("{}.{}.{}.jsonl", stem(a.input), f.name, m.site_index))
+                          fmt::format("{}.{}.{}.jsonl", stem(a.input, cases->front().name), f.name, m.site_index))
                              .string();
       std::string err = write_jsonl_file(m.trace, path);
       if (!err.empty()) return print_error(err), 2;
