@@ -87,7 +87,7 @@ std::vector<std::pair<std::string, StLogCase>> golden_st_cases() {
   std::string op_ag = R"({"type":"AllGather","ranks":2,"dataType":"FP32","count":64})";
   for (auto [file, op] : std::vector<std::pair<std::string, std::string>>{
            {"suite.log", ""}, {"with_op.log", op_ag}, {"op_file.log", stlog_dir() + "/op_file.params.json"},
-           {"bare_dump.log", ""}})
+           {"bare_dump.log", ""}, {"hccl.log", ""}})
     for (StLogCase& c : read_log(stlog_dir() + "/" + file, op)) out.emplace_back(file + "#" + c.name, std::move(c));
   return out;
 }
@@ -273,7 +273,7 @@ bool same_task_line(const std::string& written, const std::string& original) {
 }
 
 TEST(StLogWriter, StLogToJsonlToStLogKeepsEveryTaskLine) {
-  for (const char* file : {"suite.log", "with_op.log", "op_file.log", "bare_dump.log"}) {
+  for (const char* file : {"suite.log", "with_op.log", "op_file.log", "bare_dump.log", "hccl.log"}) {
     std::string path = stlog_dir() + "/" + file;
     std::vector<std::vector<std::string>> original = dump_blocks(slurp(path));
     std::vector<StLogCase> cases = read_log(path);

@@ -43,6 +43,24 @@ void slice_problems(const Trace& t, const Slice& s, std::string_view role,
                               end, size));
 }
 
+// A destination recorded larger than what its copy moves (an importer's
+// Trace::recorded_lens) must lie in its buffer as recorded, too; checked
+// only once the slice itself is valid, so that nothing is said twice.
+void recorded_problems(const Trace& t, u32 slice, std::string_view role, std::vector<std::string>& why) {
+  auto rec = t.recorded_len(slice);
+  if (!rec) return;
+  const Slice& s = t.slices[slice];
+  if (s.rank >= t.op.ranks) return;
+  u64 size = t.buffer_size(s.rank, s.buf), end;
+  if (size == BufferSizes::kUndeclared || __builtin_add_overflow(s.offset, s.len, &end) || end > size) return;
+  std::string what = fmt::format("{} {} recorded with length {:#x}", role, describe_slice(t, s), *rec);
+  if (__builtin_add_overflow(s.offset, *rec, &end))
+    why.push_back(fmt::format("{}: offset + recorded length overflows 64 bits", what));
+  else if (end > size)
+    why.push_back(fmt::format("{}: as recorded it ends at {:#x}, past the end of the buffer (size {:#x})", what,
+                              end, size));
+}
+
 bool overlap(const Slice& a, const Slice& b) {
   if (a.len == 0 || b.len == 0 || a.rank != b.rank || a.buf != b.buf) return false;
   // [a.o, a.o+a.len) and [b.o, b.o+b.len) intersect; written without overflow.
@@ -77,6 +95,7 @@ void task_problems(const Trace& t, u32 id, BufId ms, std::vector<std::string>& w
     for (u32 i = 0; i < g.src_count; ++i)
       slice_problems(t, t.slices[g.first_src + i], where + "src", why);
     slice_problems(t, dst, where + "dst", why);
+    recorded_problems(t, g.dst, where + "dst", why);
     if (g.src_count == 0) {
       why.push_back(where + (batch ? "the group has no source" : "the reduce has no source"));
       continue;

@@ -200,12 +200,13 @@ std::string JsonlParser::header(element e) {
 
 std::string JsonlParser::slice(element e, std::string_view what, u32& index) {
   if (!e.is_object()) return fmt::format("\"{}\" must be a slice object", what);
-  JsonField rank, type, offset, len;
+  JsonField rank, type, offset, len, recorded;
   for (auto [k, v] : as_object(e)) {
     if (k == "rank") rank = v;
     else if (k == "type") type = v;
     else if (k == "offset") offset = v;
     else if (k == "len") len = v;
+    else if (k == "recordedLen") recorded = v;
   }
   for (auto [el, key] : {std::pair{rank, "rank"}, {type, "type"}, {offset, "offset"}, {len, "len"}})
     if (!el.is_valid()) return fmt::format("slice \"{}\" lacks \"{}\"", what, key);
@@ -226,6 +227,16 @@ std::string JsonlParser::slice(element e, std::string_view what, u32& index) {
   if (!(err = get_u64(len, "len", s.len)).empty()) return err;
   if (t.slices.size() >= 0xfffffffeu) return "too many slices";
   index = static_cast<u32>(t.slices.size());
+  // What an imported record said the slice was, when larger than the bytes
+  // the task moves (Trace::recorded_lens; written by `convert`).
+  if (recorded.is_valid()) {
+    u64 rec = 0;
+    if (what != "dst") return fmt::format("slice \"{}\": only a copy's \"dst\" may have \"recordedLen\"", what);
+    if (!(err = get_u64(recorded, "recordedLen", rec)).empty()) return err;
+    if (rec <= s.len)
+      return fmt::format("slice \"dst\": \"recordedLen\" {} must be larger than \"len\" {}", rec, s.len);
+    t.recorded_lens.emplace_back(index, rec);
+  }
   t.slices.push_back(s);
   return {};
 }
@@ -281,6 +292,8 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
     if (!err.empty()) return err;
     if (!dst.is_valid()) return fmt::format("{} lacks \"dst\"", ctx);
     if (!(err = slice(dst, "dst", g.dst)).empty()) return err;
+    if (reduce && !t.recorded_lens.empty() && t.recorded_lens.back().first == g.dst)
+      return "only a copy's \"dst\" may have \"recordedLen\" (a reduce's lengths must agree)";
     t.groups.push_back(g);
     ++task.group_count;
     return {};

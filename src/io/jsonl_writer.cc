@@ -62,9 +62,14 @@ void append_op(std::string& out, const Op& op) {
   out += '}';
 }
 
-void append_slice(std::string& out, const Trace& t, const Slice& s) {
-  fmt::format_to(std::back_inserter(out), "{{\"rank\":{},\"type\":\"{}\",\"offset\":{},\"len\":{}}}",
+// Slice `i`, with the length its source recorded when that was larger.
+void append_slice(std::string& out, const Trace& t, u32 i) {
+  const Slice& s = t.slices[i];
+  fmt::format_to(std::back_inserter(out), "{{\"rank\":{},\"type\":\"{}\",\"offset\":{},\"len\":{}",
                  static_cast<u64>(s.rank), t.buffers.name(s.buf), s.offset, s.len);
+  if (!t.recorded_lens.empty())
+    if (auto rec = t.recorded_len(i)) fmt::format_to(std::back_inserter(out), ",\"recordedLen\":{}", *rec);
+  out += '}';
 }
 
 }  // namespace
@@ -187,9 +192,9 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
     case TaskType::TRANS_MEM: {
       const Group& g = t.group(k, 0);
       out += ",\"src\":";
-      append_slice(out, t, t.slices[g.first_src]);
+      append_slice(out, t, g.first_src);
       out += ",\"dst\":";
-      append_slice(out, t, t.slices[g.dst]);
+      append_slice(out, t, g.dst);
       break;
     }
     case TaskType::BATCH_TRANS_MEM:
@@ -197,9 +202,9 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       for (u32 i = 0; i < k.group_count; ++i) {
         const Group& g = t.group(k, i);
         out += i ? ",{\"src\":" : "{\"src\":";
-        append_slice(out, t, t.slices[g.first_src]);
+        append_slice(out, t, g.first_src);
         out += ",\"dst\":";
-        append_slice(out, t, t.slices[g.dst]);
+        append_slice(out, t, g.dst);
         out += '}';
       }
       out += ']';
@@ -210,10 +215,10 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
         out += "\"srcs\":[";
         for (u32 s = 0; s < g.src_count; ++s) {
           if (s) out += ',';
-          append_slice(out, t, t.slices[g.first_src + s]);
+          append_slice(out, t, g.first_src + s);
         }
         out += "],\"dst\":";
-        append_slice(out, t, t.slices[g.dst]);
+        append_slice(out, t, g.dst);
       };
       if (k.type == TaskType::REDUCE) {
         out += ',';

@@ -132,14 +132,20 @@ const StLogParamEntry* find_stlog_params(const StLogParams& params, std::string_
 namespace {
 
 // Declares every (buffer, rank) a slice touches that has no size yet as the
-// furthest byte touched in that buffer, with one 902 per buffer.
+// furthest byte touched in that buffer, with one 902 per buffer. A
+// destination recorded larger than its copy counts as recorded, so that
+// the recorded extent, which stage 2 also checks, lies inside.
 void infer_bounds(Trace& t, std::vector<Finding>& findings) {
   std::vector<u64> furthest(t.buffers.names.size(), 0);
   std::vector<bool> undeclared(t.buffers.names.size(), false);
-  for (const Slice& s : t.slices) {
+  auto recorded = t.recorded_lens.begin();
+  for (u32 i = 0; i < t.slices.size(); ++i) {
+    const Slice& s = t.slices[i];
+    u64 len = s.len;
+    if (recorded != t.recorded_lens.end() && recorded->first == i) len = (recorded++)->second;
     if (s.rank >= t.op.ranks || t.buffer_size(s.rank, s.buf) != BufferSizes::kUndeclared) continue;
     undeclared[s.buf] = true;
-    u64 end = s.offset + s.len < s.offset ? ~u64{0} : s.offset + s.len;
+    u64 end = s.offset + len < s.offset ? ~u64{0} : s.offset + len;
     furthest[s.buf] = std::max(furthest[s.buf], end);
   }
   for (BufId b = 0; b < undeclared.size(); ++b) {

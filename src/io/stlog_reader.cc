@@ -212,6 +212,15 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
     for (std::size_t i = 0; i < n; ++i) slice(src_rank, srcs[i]);
     g.src_count = static_cast<u32>(n);
     g.dst = slice(dst_rank, dst);
+    // HCCL records some copies' destinations with the buffer's whole
+    // remaining capacity, not the bytes moved; its checker copies the
+    // source's size, and so does collcheck (§5.2). The recorded size stays
+    // for the bound check and the reports. A smaller destination, and any
+    // difference in a reduce, is left to stage 2 (201).
+    if (type == TaskType::TRANS_MEM && n == 1 && dst.size > srcs[0].size) {
+      t.slices[g.dst].len = srcs[0].size;
+      t.recorded_lens.emplace_back(g.dst, dst.size);
+    }
     t.groups.push_back(g);
   };
   auto sync = [&](TaskType type, u32 peer, const NotifyKey& key) {

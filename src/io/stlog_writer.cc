@@ -90,15 +90,16 @@ class Writer {
  private:
   std::string buffers();
   void notify_keys();
-  std::string ds(const Slice& s) const {
-    return fmt::format("DataSlice[BufferType::{}, offset={}, size={}]", buf_[s.buf], s.offset, s.len);
+  std::string ds(const Slice& s) const { return ds(s, s.len); }
+  std::string ds(const Slice& s, u64 size) const {
+    return fmt::format("DataSlice[BufferType::{}, offset={}, size={}]", buf_[s.buf], s.offset, size);
   }
   std::string link_attr(Link l) {
     if (l == Link::LOCAL) note("remote transfers with link LOCAL written with LinkProtoStub::SDMA");
     return fmt::format("link=link prototyp=LinkProtoStub::{}", name(st_link(l)));
   }
   void note(const std::string& what) { notes_[what]++; }
-  void copy(const Task& k, const Slice& src, const Slice& dst, std::vector<std::string>& out);
+  void copy(const Task& k, const Slice& src, u32 dst_index, std::vector<std::string>& out);
   void reduce(const Task& k, const Slice* srcs, u32 n, const Slice& dst, std::vector<std::string>& out);
   void sync(const Task& k, std::vector<std::string>& out);
   void task(u32 id, std::vector<std::string>& out);
@@ -193,21 +194,25 @@ void Writer::notify_keys() {
   }
 }
 
-void Writer::copy(const Task& k, const Slice& src, const Slice& dst, std::vector<std::string>& out) {
+// A destination recorded larger than its copy is written as recorded, the
+// size the reader takes back to the source's (stlog.md §5.2).
+void Writer::copy(const Task& k, const Slice& src, u32 dst_index, std::vector<std::string>& out) {
   u32 r = k.rank;
+  const Slice& dst = t_.slices[dst_index];
+  std::string d = ds(dst, t_.recorded_len(dst_index).value_or(dst.len));
   bool local_link = k.link == Link::NONE || k.link == Link::LOCAL;
   if (src.rank == r && dst.rank == r && local_link) {
-    out.push_back(fmt::format("LocalCopy[srcSlice={}, dstSlice={}]", ds(src), ds(dst)));
+    out.push_back(fmt::format("LocalCopy[srcSlice={}, dstSlice={}]", ds(src), d));
   } else if (dst.rank == r) {
     out.push_back(fmt::format("Read[remoteRank={}, {}, localSlice={}, remoteSlice={}]", src.rank, link_attr(k.link),
-                              ds(dst), ds(src)));
+                              d, ds(src)));
   } else if (src.rank == r) {
     out.push_back(fmt::format("Write[remoteRank={}, {}, localSlice={}, remoteSlice={}]", dst.rank, link_attr(k.link),
-                              ds(src), ds(dst)));
+                              ds(src), d));
   } else {
     note("copies between two other ranks written as CollcheckCopy (no ST kind has neither slice on its rank)");
     out.push_back(fmt::format("CollcheckCopy[srcRank={}, srcSlice={}, dstRank={}, dstSlice={}]", src.rank, ds(src),
-                              dst.rank, ds(dst)));
+                              dst.rank, d));
   }
 }
 
@@ -271,7 +276,7 @@ void Writer::task(u32 id, std::vector<std::string>& out) {
       if (k.group_count != 1) note("BATCH_TRANS_MEM written as one copy per pair (later indices of the queue shift)");
       for (u32 g = 0; g < k.group_count; ++g) {
         const Group& gr = t_.group(k, g);
-        copy(k, t_.slices[gr.first_src], t_.slices[gr.dst], out);
+        copy(k, t_.slices[gr.first_src], gr.dst, out);
       }
       return;
     case TaskType::REDUCE:

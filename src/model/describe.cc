@@ -110,7 +110,12 @@ std::string describe_task(const Trace& t, u32 task) {
     }
   }
   std::string out(name(k.type));
-  auto slice = [&](u32 i) { return describe_slice(t, t.slices[i]); };
+  // A destination recorded larger than its copy shows its recorded length.
+  auto slice = [&](u32 i) {
+    std::string s = describe_slice(t, t.slices[i]);
+    if (auto rec = t.recorded_len(i)) s += fmt::format(" (recorded {:#x})", *rec);
+    return s;
+  };
   switch (k.type) {
     case TaskType::TRANS_MEM:
     case TaskType::REDUCE:

@@ -44,6 +44,13 @@ std::string_view Trace::notify_name(u32 id) const {
   return it != notify_names.end() && it->first == id ? std::string_view(it->second) : std::string_view();
 }
 
+std::optional<u64> Trace::recorded_len(u32 slice) const {
+  auto it = std::lower_bound(recorded_lens.begin(), recorded_lens.end(), slice,
+                             [](const std::pair<u32, u64>& e, u32 v) { return e.first < v; });
+  if (it == recorded_lens.end() || it->first != slice) return std::nullopt;
+  return it->second;
+}
+
 u8 Trace::intern_tag(std::string_view label) {
   auto it = std::find(tags.begin(), tags.end(), label);  // a handful of labels: linear is fastest
   if (it != tags.end()) return static_cast<u8>(it - tags.begin() + 1);

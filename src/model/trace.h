@@ -7,6 +7,7 @@
 // positions in `tasks`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -138,6 +139,12 @@ struct Trace {
   // labels Task::tag refers to. Informational, like Task::tag.
   std::vector<std::pair<u32, std::string>> notify_names;
   std::vector<std::string> tags;
+  // Destinations an importer found recorded larger than what their copy
+  // moves (an ST dump's copies, stlog.md §5.2): (slice index, recorded
+  // length), sorted by slice. The slice itself holds the bytes moved, which
+  // every stage works with; stage 2 also requires the recorded extent to lie
+  // in its buffer, reports show it, writers keep it.
+  std::vector<std::pair<u32, u64>> recorded_lens;
 
   // The name of notify id `id` ("" if none).
   std::string_view notify_name(u32 id) const;
@@ -148,6 +155,9 @@ struct Trace {
   std::string_view tag_of(const Task& k) const {
     return k.tag && k.tag <= tags.size() ? std::string_view(tags[k.tag - 1]) : std::string_view();
   }
+
+  // The recorded length of slice `slice` when recorded_lens holds one.
+  std::optional<u64> recorded_len(u32 slice) const;
 
   // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
   u64 buffer_size(u32 rank, BufId buf) const;

@@ -422,7 +422,46 @@ def malformed():
                 'parameters ("\n')
 
 
+# ------------------------------------------------ what HCCL's own dumps hold
+
+def hccl():
+    """Schedules as HCCL's real algorithm tests record them, which collcheck
+    must accept (stlog.md §5.2, §5.3, §6), next to the defects it must still
+    report. One log, hccl.log, with a JSON Lines sidecar."""
+    ag = allgather2()
+    cases = []  # (test name, ranks, params entry or None, verdict, codes)
+
+    # §5.2: rank 0's local copy records its destination as the rest of
+    # OUTPUT (512 bytes from 0), as HCCL's MemcpyAsync with destMax does.
+    big = replace(ag, 0, 0, 0, copy(ds("INPUT", 0, D), ds("OUTPUT", 0, 2 * D)))
+    cases.append(("StHccl.copy_dst_recorded_larger", big, {"op": AG2}, "PASS", []))
+    # The same on rank 1's slave queue, but recorded past OUTPUT's end: 201.
+    past = replace(ag, 1, 1, 1, copy(ds("INPUT", 0, D), ds("OUTPUT", D, 2 * D)))
+    cases.append(("StHccl.copy_dst_recorded_past_end_201", past, {"op": AG2}, "FAIL", [201]))
+    # A reduce never takes a size from its source: 201.
+    alr = replace(allreduce2_local_reduce(), 0, 0, 4, lreduce(ds("OUTPUT_CCL", 0, D // 2), ds("OUTPUT", 0, D)))
+    cases.append(("StHccl.reduce_dst_larger_201", alr, {"op": AR2, "buffers": {"OUTPUT_CCL": D}}, "FAIL",
+                  [201, 902]))
+
+    lines = []
+    params = []
+    expect = []
+    for name, ranks, entry, verdict, codes in cases:
+        lines += test(name, [ranks], ok=verdict == "PASS")
+        if entry is not None:
+            params.append(dict({"test": name}, **entry))
+        expect.append(f"case: {name} verdict={verdict} codes={','.join(map(str, codes))}")
+    write_file("hccl.log", lines)
+    write_json_lines("hccl.op.json", params)
+    codes = sorted({c for _, _, _, _, cs in cases for c in cs})
+    exit_code = 1 if any(v == "FAIL" for _, _, _, v, _ in cases) else 0
+    with open(os.path.join(HERE, "hccl.log.expect"), "w") as f:
+        f.write(f"expect: exit={exit_code} codes={','.join(map(str, codes))}\n")
+        f.write("\n".join(expect) + "\n")
+
+
 if __name__ == "__main__":
     suite()
     with_op()
     malformed()
+    hccl()
