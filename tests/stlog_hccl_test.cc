@@ -181,5 +181,146 @@ TEST(StLogRecordedSize, TraceReaderRefusesMeaninglessRecordedLengths) {
             std::string::npos);
 }
 
+// ---------------------------------------------------------------- §6
+
+// HCCL's 2-rank NB Scatter (ScatterTest.scatter_A3_2Server1Rank_nb_test):
+// rank 1 pulls its block from the root's INPUT into its own INPUT, then
+// copies it into OUTPUT.
+std::vector<Queues> scatter_nb(const std::string& rank1_input = "INPUT") {
+  return {Queues{{wait(1, "READY", "SDMA", "RXACK"), post(1, "FIN", "SDMA", "TXASYNC"),
+                  wait(1, "FIN", "SDMA", "RXDATASIGNAL"), copy(ds("INPUT", 0, 100), ds("OUTPUT", 0, 100))}},
+          Queues{{post(0, "READY", "SDMA", "TXACK"), wait(0, "FIN", "SDMA", "RXASYNC"),
+                  read(0, ds(rank1_input, 100, 100), ds("INPUT", 100, 100)), post(0, "FIN", "SDMA", "TXDATASIGNAL"),
+                  copy(ds(rank1_input, 100, 100), ds("OUTPUT", 0, 100))}}};
+}
+const char* kScatter2 = R"({"type":"Scatter","ranks":2,"dataType":"INT8","count":100,"root":0})";
+
+TEST(StLogFrameworkSizes, ScatterRelaysThroughNonRootInputWithAWarning) {
+  auto cases = read_ok(gtest("S.t", dump(scatter_nb())), kScatter2);
+  const Trace& t = cases[0].read.trace;
+  // Every rank's INPUT is ranks·count bytes, OUTPUT count bytes.
+  EXPECT_EQ(t.buffer_size(0, kInput), 200u);
+  EXPECT_EQ(t.buffer_size(1, kInput), 200u);
+  EXPECT_EQ(t.buffer_size(1, kOutput), 100u);
+  CheckResult r = check(cases[0]);
+  EXPECT_TRUE(r.pass);
+  EXPECT_EQ(names(r), std::vector<std::string>{"STLOG-W-SCATTER-RELAY"});
+  const Finding* f = first(r, 0, "STLOG-W-SCATTER-RELAY");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::Warning);
+  EXPECT_EQ(f->message,
+            "Non-root rank 1 of this Scatter uses its own INPUT buffer as relay space (1 writing task). That is "
+            "correct only if every rank's send buffer holds ranks x count elements (0xc8 bytes), which HCCL's "
+            "algorithm test framework allocates on every rank; a real caller may give a non-root rank a smaller "
+            "send buffer, or none.");
+  ASSERT_EQ(f->details.size(), 2u);
+  EXPECT_EQ(f->details[0].rfind("First write : 1/0/2 (t.log:", 0), 0u) << f->details[0];
+  EXPECT_NE(f->details[1].find(R"("rankBuffers", e.g. {"1":{"INPUT":0}})"), std::string::npos) << f->details[1];
+  EXPECT_EQ(f->tasks, std::vector<u32>{6});
+}
+
+TEST(StLogFrameworkSizes, DeclaredSizesWin) {
+  // The caller gave rank 1 no send buffer: the relay is a 201, and no
+  // warning (the size is the caller's, not the framework's).
+  auto cases = read_ok(gtest("S.t", dump(scatter_nb())),
+                       std::string(R"({"op":)") + kScatter2 + R"(,"rankBuffers":{"1":{"INPUT":0}}})");
+  EXPECT_EQ(cases[0].read.trace.buffer_size(1, kInput), 0u);
+  CheckOptions o;
+  o.stages = kStageGraph | kStageSingle | kStageSync;
+  std::vector<std::string> got = names(run_checks(cases[0].read.trace, cases[0].read.findings, o));
+  EXPECT_EQ(got, (std::vector<std::string>{"201", "902"}));
+  // "buffers" wins over the framework's size too.
+  auto all = read_ok(gtest("S.t", dump(scatter_nb("SCRATCH"))),
+                     std::string(R"({"op":)") + kScatter2 + R"(,"buffers":{"INPUT":300,"SCRATCH":200}})");
+  EXPECT_EQ(all[0].read.trace.buffer_size(1, kInput), 300u);
+  EXPECT_EQ(names(check(all[0])), std::vector<std::string>{}) << "SCRATCH relay: no warning";
+}
+
+TEST(StLogFrameworkSizes, OtherOperators) {
+  auto sizes = [](const std::string& op, u32 ranks) {
+    std::vector<Queues> q(ranks, Queues{{lpost(1), lwait(1)}});
+    auto cases = read_ok(gtest("S.t", dump(q)), op);
+    std::vector<std::pair<u64, u64>> out;
+    for (u32 r = 0; r < ranks; ++r)
+      out.emplace_back(cases[0].read.trace.buffer_size(r, kInput), cases[0].read.trace.buffer_size(r, kOutput));
+    return out;
+  };
+  using V = std::vector<std::pair<u64, u64>>;
+  // BatchSendRecv: ranks·count of the first item, on every rank.
+  EXPECT_EQ(sizes(R"({"type":"BatchSendRecv","ranks":3,"dataType":"INT32","items":[{"src":0,"dst":1,"count":4},)"
+                  R"({"src":1,"dst":2,"count":9}]})",
+                  3),
+            (V{{48, 48}, {48, 48}, {48, 48}}));
+  // Reduce: OUTPUT count·u on every rank, as the operator has it already.
+  EXPECT_EQ(sizes(R"({"type":"Reduce","ranks":2,"dataType":"INT16","count":8,"root":1})", 2),
+            (V{{16, 16}, {16, 16}}));
+  // SendRecv: the source's INPUT and the destination's OUTPUT.
+  EXPECT_EQ(sizes(R"({"type":"SendRecv","ranks":3,"dataType":"INT8","items":[{"src":2,"dst":0,"count":5}]})", 3),
+            (V{{0, 5}, {0, 0}, {5, 0}}));
+  // Others as the operator gives them.
+  EXPECT_EQ(sizes(R"({"type":"Gather","ranks":2,"dataType":"INT8","count":5,"root":0})", 2), (V{{5, 10}, {5, 0}}));
+}
+
+TEST(StLogFrameworkSizes, BytesBeyondTheOperatorsOwnStartEmpty) {
+  // A BatchSendRecv of 2 ranks sending 16 bytes each way: INPUT has 32
+  // bytes per rank, of which [16,32) is scratch. Rank 0 stages its block
+  // there and rank 1 reads it from there: correct.
+  const char* op = R"({"type":"BatchSendRecv","ranks":2,"dataType":"INT8","items":[{"src":0,"dst":1,"count":16},)"
+                   R"({"src":1,"dst":0,"count":16}]})";
+  auto run = [&](u64 rank0_from) {
+    std::vector<Queues> q = {
+        Queues{{copy(ds("INPUT", 0, 16), ds("INPUT", 16, 16)), post(1, "READY"), wait(1, "FIN"),
+                read(1, ds("OUTPUT", 0, 16), ds("INPUT", 0, 16))}},
+        Queues{{wait(0, "READY"), read(0, ds("OUTPUT", 0, 16), ds("INPUT", rank0_from, 16)), post(0, "FIN")}}};
+    return names(check(read_ok(gtest("S.t", dump(q)), op)[0]));
+  };
+  EXPECT_EQ(run(16), std::vector<std::string>{});
+  // Without the staging copy, INPUT [16,32) holds nothing: a read of it is
+  // an empty copy (404) and rank 1's data missing (406), not rank 0's data
+  // from the wrong offset.
+  std::vector<Queues> q = {
+      Queues{{post(1, "READY"), wait(1, "FIN"), read(1, ds("OUTPUT", 0, 16), ds("INPUT", 0, 16))}},
+      Queues{{wait(0, "READY"), read(0, ds("OUTPUT", 0, 16), ds("INPUT", 16, 16)), post(0, "FIN")}}};
+  EXPECT_EQ(names(check(read_ok(gtest("S.t", dump(q)), op)[0])), (std::vector<std::string>{"406", "404"})) << "errors first";
+  // The same holds for a trace declaring INPUT larger than the operator's.
+  std::string h = header(R"({"type":"AllGather","ranks":1,"dataType":"INT8","count":4})", R"("buffers":{"INPUT":8})");
+  EXPECT_EQ(codes_of(h + R"({"rank":0,"stream":0,"type":"TRANS_MEM","src":{"rank":0,"type":"INPUT","offset":4,)"
+                         R"("len":4},"dst":{"rank":0,"type":"OUTPUT","offset":0,"len":4}})" "\n"),
+            (std::vector<u16>{404, 406}));
+}
+
+TEST(StLogFrameworkSizes, ConvertKeepsSizesAndTheWarning) {
+  auto cases = read_ok(gtest("S.t", dump(scatter_nb())), kScatter2);
+  const ReadTrace& in = cases[0].read;
+  std::string text = to_jsonl(in.trace, in.findings);
+  EXPECT_NE(text.find(R"("buffers":{"INPUT":200})"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"("importFindings":[{"code":0,"name":"STLOG-W-SCATTER-RELAY")"), std::string::npos) << text;
+  auto back = read_jsonl_string(text, "c.jsonl");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  CheckResult a = check(cases[0]), b = run_checks(back.value().trace, back.value().findings, CheckOptions{});
+  EXPECT_EQ(names(a), names(b));
+  ASSERT_EQ(a.findings.size(), b.findings.size());
+  for (std::size_t i = 0; i < a.findings.size(); ++i) EXPECT_EQ(a.findings[i].message, b.findings[i].message);
+}
+
+TEST(StLogFrameworkSizes, TheStWriterDeclaresSizesTheFrameworkWouldNotGive) {
+  // A trace of a Scatter and a BatchSendRecv with the operator's own sizes:
+  // written as an ST dump, its sidecar declares them, so the bounds stay.
+  for (const char* op : {R"({"type":"Scatter","ranks":3,"dataType":"INT8","count":4,"root":1})",
+                         R"({"type":"BatchSendRecv","ranks":3,"dataType":"INT8","items":[{"src":0,"dst":1,"count":4},)"
+                         R"({"src":2,"dst":1,"count":2}]})"}) {
+    Trace t = parse(header(op) + R"({"rank":0,"stream":0,"type":"RECORD","waitRank":0,"notifyId":1})" "\n" +
+                    R"({"rank":0,"stream":0,"type":"WAIT","recordRank":0,"notifyId":1})" "\n");
+    auto st = write_stlog(t, "S.t");
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    auto back = read_stlog_string(st.value().log, "w.log", StLogOptions{st.value().sidecar, ""});
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    for (u32 r = 0; r < 3; ++r)
+      for (BufId b : {kInput, kOutput})
+        EXPECT_EQ(back.value()[0].read.trace.buffer_size(r, b), t.buffer_size(r, b))
+            << op << " rank " << r << " buf " << b << "\n" << st.value().sidecar;
+  }
+}
+
 }  // namespace
 }  // namespace cc::test

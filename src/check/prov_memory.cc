@@ -1,5 +1,7 @@
 #include "check/prov_memory.h"
 
+#include <algorithm>
+
 #include "model/describe.h"
 
 namespace cc {
@@ -34,7 +36,10 @@ ProvMap ProvMemory::initial(u32 rank, BufId buf) const {
   ProvMap m;
   if (buf != kInput || rank >= t_.op.ranks) return m;
   bool root_only = t_.op.type == OpType::Broadcast || t_.op.type == OpType::Scatter;
-  u64 size = t_.buffer_size(rank, kInput);
+  // Only the operator's own bytes hold the rank's data: an INPUT declared
+  // larger (an ST dump's framework sizes, stlog.md §6, or any declaration)
+  // is scratch beyond them and starts empty.
+  u64 size = std::min(t_.buffer_size(rank, kInput), t_.implied_size(rank, kInput));
   if ((!root_only || rank == t_.op.root) && size != BufferSizes::kUndeclared && size > 0) {
     Prov p;
     p.set = sets_.single(rank);

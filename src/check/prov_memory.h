@@ -1,7 +1,8 @@
 // The buffers of every rank as split interval maps of provenance, created on
 // first use: nothing is allocated per rank the operator names but no task or
 // result touches. INPUT starts as the rank's own contributions (for
-// Broadcast and Scatter only the root's), everything else empty.
+// Broadcast and Scatter only the root's) over the operator's own size;
+// everything else, and INPUT declared beyond that size, starts empty.
 #pragma once
 
 #include <map>

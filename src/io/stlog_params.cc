@@ -7,6 +7,7 @@
 
 #include "io/byte_source.h"
 #include "io/trace_header.h"
+#include "model/describe.h"
 #include "model/finding.h"
 
 namespace cc {
@@ -129,7 +130,69 @@ const StLogParamEntry* find_stlog_params(const StLogParams& params, std::string_
   return best;
 }
 
+std::optional<u64> st_framework_size(const Op& op, BufId buf) {
+  if (!op.known) return std::nullopt;
+  u64 count = 0;
+  if (op.type == OpType::Scatter && buf == kInput) count = op.count;
+  else if (op.type == OpType::BatchSendRecv && (buf == kInput || buf == kOutput) && !op.items.empty())
+    count = op.items[0].count;
+  else return std::nullopt;
+  auto bytes = checked_mul(count, op.elem_size());
+  return bytes ? checked_mul(*bytes, op.ranks) : std::nullopt;
+}
+
 namespace {
+
+// A Scatter whose non-root ranks write their own INPUT relies on the room
+// the ST framework's size gives it there, which a real caller need not
+// allocate: one warning per operator, naming the first such write. A rank
+// whose INPUT the parameters size otherwise is what its caller allocates.
+void warn_scatter_relay(const Trace& t, std::vector<Finding>& findings) {
+  auto room = st_framework_size(t.op, kInput);
+  if (!room) return;
+  u32 first = kNone;
+  u64 writes = 0;
+  std::vector<u32> ranks;
+  for (u32 id = 0; id < t.tasks.size(); ++id) {
+    const Task& k = t.tasks[id];
+    if (!is_data_task(k.type)) continue;
+    bool writes_input = false;
+    for (u32 g = 0; g < k.group_count; ++g) {
+      const Slice& d = t.slices[t.group(k, g).dst];
+      if (d.buf != kInput || d.len == 0 || d.rank >= t.op.ranks || d.rank == t.op.root ||
+          t.buffer_size(d.rank, kInput) != *room)
+        continue;
+      writes_input = true;
+      ranks.push_back(d.rank);
+    }
+    if (!writes_input) continue;
+    if (first == kNone) first = id;
+    ++writes;
+  }
+  if (first == kNone) return;
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string list;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) list += fmt::format("{}{}", i ? ", " : "", ranks[i]);
+  if (ranks.size() > 8) list += fmt::format(" and {} more", ranks.size() - 8);
+  Finding f = make_finding(
+      0, StageTag::Setting,
+      fmt::format("Non-root {} of this Scatter {} as relay space ({} writing task{}). That is correct only if "
+                  "every rank's send buffer holds ranks x count elements ({:#x} bytes), which HCCL's algorithm "
+                  "test framework allocates on every rank; a real caller may give a non-root rank a smaller send "
+                  "buffer, or none.",
+                  ranks.size() == 1 ? "rank " + list : "ranks " + list,
+                  ranks.size() == 1 ? "uses its own INPUT buffer" : "use their own INPUT buffers", writes,
+                  writes == 1 ? "" : "s", *room));
+  f.tag = "STLOG-W-SCATTER-RELAY";
+  f.details.push_back("First write : " + task_line(t, first));
+  f.details.push_back(fmt::format(
+      "For an exact answer, give each rank's real INPUT size in the operator parameters (\"rankBuffers\", e.g. "
+      "{{\"{}\":{{\"INPUT\":0}}}}): a write past it is then reported as an invalid slice (201).",
+      ranks[0]));
+  f.tasks.push_back(first);
+  findings.push_back(std::move(f));
+}
 
 // Declares every (buffer, rank) a slice touches that has no size yet as the
 // furthest byte touched in that buffer, with one 902 per buffer. A
@@ -185,6 +248,14 @@ std::string apply_stlog_params(Trace& t, const StLogParamEntry* p, std::vector<F
     if (t.op.in_place)
       for (Slice& s : t.slices)
         if (s.buf == kOutput) s.buf = kInput;
+    // INPUT and OUTPUT as the ST framework allocated them, where the
+    // parameters do not say otherwise: the memory the algorithm really had.
+    for (BufId b : {kInput, kOutput}) {
+      auto st = st_framework_size(t.op, b);
+      if (!st || (b < h.sizes.declared.size() && h.sizes.declared[b] != BufferSizes::kUndeclared)) continue;
+      if (t.sizes.declared.size() <= b) t.sizes.declared.resize(b + 1, BufferSizes::kUndeclared);
+      t.sizes.declared[b] = *st;
+    }
   }
   // Copies take the operator's data type, as in a trace (trace-format.md).
   for (Task& k : t.tasks)
@@ -192,6 +263,7 @@ std::string apply_stlog_params(Trace& t, const StLogParamEntry* p, std::vector<F
   std::string err = finalize_trace(t, &new_ids);
   if (!err.empty()) return err;
   infer_bounds(t, findings);
+  warn_scatter_relay(t, findings);
   return {};
 }
 

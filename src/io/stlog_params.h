@@ -38,11 +38,21 @@ Result<StLogParams> load_stlog_params(const std::string& op_arg);
 // one naming the test only, else one naming neither; nullptr if none.
 const StLogParamEntry* find_stlog_params(const StLogParams& params, std::string_view test, u64 dump);
 
+// The size HCCL's ST framework gives INPUT or OUTPUT (`buf`) on every rank
+// where it differs from the operator's own (stlog.md §6): Scatter's INPUT
+// and BatchSendRecv's INPUT and OUTPUT are ranks·count elements (of the
+// first item for BatchSendRecv). nullopt where the framework gives the
+// operator's sizes (Reduce's and SendRecv's already agree), or on overflow.
+std::optional<u64> st_framework_size(const Op& op, BufId buf);
+
 // Gives a dump's trace (op.known == false, op.ranks = its rank count, not
-// yet finalized) its parameters, or none, and finalizes it. Then declares
-// every touched buffer that still has no size as large as its furthest
-// byte, with a 902 "bounds not checked" warning appended to `findings`.
-// Returns "" or what is wrong (the rank count disagrees with the operator).
+// yet finalized) its parameters, or none, and finalizes it. INPUT and
+// OUTPUT the parameters do not declare get the ST framework's sizes. Then
+// declares every touched buffer that still has no size as large as its
+// furthest byte, with a 902 "bounds not checked" warning appended to
+// `findings`, and warns once when a Scatter relays through non-root INPUT
+// (STLOG-W-SCATTER-RELAY). Returns "" or what is wrong (the rank count
+// disagrees with the operator).
 std::string apply_stlog_params(Trace& trace, const StLogParamEntry* params, std::vector<Finding>& findings,
                                std::vector<u32>& new_ids);
 

@@ -9,6 +9,7 @@
 
 #include "io/jsonl_writer.h"
 #include "io/report_json.h"
+#include "io/stlog_params.h"
 #include "io/stlog_syntax.h"
 #include "model/describe.h"
 
@@ -89,6 +90,7 @@ class Writer {
 
  private:
   std::string buffers();
+  Trace sidecar_sizes() const;
   void notify_keys();
   std::string ds(const Slice& s) const { return ds(s, s.len); }
   std::string ds(const Slice& s, u64 size) const {
@@ -141,6 +143,33 @@ std::string Writer::buffers() {
     note(fmt::format("buffer type {} written as BufferType::{} (the ST format has no {})", n, buf_[b], n));
   }
   return {};
+}
+
+// The sizes the sidecar declares: the trace's own, and INPUT/OUTPUT too
+// wherever the reader's default for an undeclared one (the ST framework's
+// size, stlog.md §6) would differ from what the trace has, so that the
+// written log is checked against the same bounds.
+Trace Writer::sidecar_sizes() const {
+  Trace h;
+  h.op = t_.op;
+  h.buffers = t_.buffers;
+  h.sizes = t_.sizes;
+  for (BufId b : {kInput, kOutput}) {
+    if ((b < t_.sizes.declared.size() && t_.sizes.declared[b] != BufferSizes::kUndeclared) ||
+        !st_framework_size(t_.op, b))
+      continue;
+    // The size of most ranks for all, the others per rank (a root differs).
+    u32 typical = op_has_root(t_.op.type) && t_.op.root == 0 && t_.op.ranks > 1 ? 1 : 0;
+    u64 common = t_.buffer_size(typical, b);
+    if (h.sizes.declared.size() <= b) h.sizes.declared.resize(b + 1, BufferSizes::kUndeclared);
+    h.sizes.declared[b] = common;
+    for (u32 r = 0; r < t_.op.ranks; ++r) {
+      u64 key = (u64{r} << 16) | b;
+      if (u64 size = t_.buffer_size(r, b); size != common && !t_.sizes.per_rank.count(key))
+        h.sizes.per_rank[key] = size;
+    }
+  }
+  return h;
 }
 
 // Notify ids keep the ST key their name gives (a trace read from an ST log);
@@ -341,7 +370,7 @@ Result<StLogOutput> Writer::run(const std::string& test) {
   if (t_.op.known) {
     std::string& j = o.sidecar;
     j = fmt::format("{{\"test\":{},\"dump\":0,\"op\":{}", json_quote(test), jsonl_op(t_.op));
-    append_buffer_sizes(j, t_, buf_);
+    append_buffer_sizes(j, sidecar_sizes(), buf_);
     j += "}\n";
   }
   return o;

@@ -22,6 +22,10 @@ u64 Trace::buffer_size(u32 rank, BufId buf) const {
   }
   if (buf < sizes.declared.size() && sizes.declared[buf] != BufferSizes::kUndeclared)
     return sizes.declared[buf];
+  return implied_size(rank, buf);
+}
+
+u64 Trace::implied_size(u32 rank, BufId buf) const {
   if (buf != kInput && buf != kOutput) return BufferSizes::kUndeclared;
   if (rank >= op.ranks || !op.known) return BufferSizes::kUndeclared;
   bool in = buf == kInput;

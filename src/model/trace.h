@@ -161,6 +161,10 @@ struct Trace {
 
   // Size of `buf` on `rank`, or BufferSizes::kUndeclared.
   u64 buffer_size(u32 rank, BufId buf) const;
+  // The size the operator itself gives INPUT or OUTPUT on `rank` (checks.md),
+  // whatever is declared: the bytes that hold its data. kUndeclared for
+  // other buffers and an unknown operator.
+  u64 implied_size(u32 rank, BufId buf) const;
 
   const Group& group(const Task& t, u32 i) const { return groups[t.first_group + i]; }
   const Slice& slice(u32 i) const { return slices[i]; }

@@ -443,6 +443,28 @@ def hccl():
     cases.append(("StHccl.reduce_dst_larger_201", alr, {"op": AR2, "buffers": {"OUTPUT_CCL": D}}, "FAIL",
                   [201, 902]))
 
+    # §6: HCCL's 2-rank NB Scatter relays rank 1's block through rank 1's
+    # own INPUT, which the ST framework sizes ranks·count on every rank.
+    sc = {"type": "Scatter", "ranks": 2, "dataType": "INT8", "count": 100, "root": 0}
+    scatter = [[[wait(1, "READY", tag="RXACK"), post(1, "FIN", tag="TXASYNC"), wait(1, "FIN", tag="RXDATASIGNAL"),
+                 copy(ds("INPUT", 0, 100), ds("OUTPUT", 0, 100))]],
+               [[post(0, "READY", tag="TXACK"), wait(0, "FIN", tag="RXASYNC"),
+                 read(0, ds("INPUT", 100, 100), ds("INPUT", 100, 100)), post(0, "FIN", tag="TXDATASIGNAL"),
+                 copy(ds("INPUT", 100, 100), ds("OUTPUT", 0, 100))]]]
+    cases.append(("StHccl.scatter_relay_through_input", scatter, {"op": sc}, "PASS", [0]))
+    # Parameters that size rank 1's INPUT as a real caller might (none): 201.
+    cases.append(("StHccl.scatter_relay_declared_201", scatter, {"op": sc, "rankBuffers": {"1": {"INPUT": 0}}},
+                  "FAIL", [201, 902]))
+    # BatchSendRecv: INPUT is ranks·count of the first item per rank; rank 0
+    # stages its block in the bytes beyond its own send data, which start
+    # empty and are scratch.
+    bsr = {"type": "BatchSendRecv", "ranks": 2, "dataType": "INT8",
+           "items": [{"src": 0, "dst": 1, "count": 64}, {"src": 1, "dst": 0, "count": 64}]}
+    staged = [[[copy(ds("INPUT", 0, 64), ds("INPUT", 64, 64)), post(1, "READY"), wait(1, "FIN", tag="RXDONE"),
+                read(1, ds("OUTPUT", 0, 64), ds("INPUT", 0, 64))]],
+              [[wait(0, "READY"), read(0, ds("OUTPUT", 0, 64), ds("INPUT", 64, 64)), post(0, "FIN", tag="TXDONE")]]]
+    cases.append(("StHccl.batch_send_recv_input_scratch", staged, {"op": bsr}, "PASS", []))
+
     lines = []
     params = []
     expect = []
