@@ -1,5 +1,8 @@
 // Stage 3 (SyncCheck): the pairing of RECORDs and WAITs must not depend on
 // timing (602), and the graph with its sync edges must be acyclic (601).
+// Where the record cannot tell whether two uses share a notify (an ST
+// dump's inexact keys, Trace::inexact_notifies, kTaskNotifyIndexLost), a
+// 602 would be a guess: one STLOG-W-NOTIFY-AMBIGUOUS warning per key.
 #pragma once
 
 #include "check/sink.h"

@@ -49,6 +49,7 @@ class JsonlParser {
   std::string group_srcs(element e, std::string_view what, Group& g);
   std::string data_groups(element e, Task& t, bool batch, bool reduce);
   std::string notify_names(element e);
+  std::string inexact_notifies(element e);
   std::string finish_findings(const std::vector<u32>& new_id);
 
   ReadTrace out_;
@@ -145,10 +146,27 @@ std::string JsonlParser::notify_names(element e) {
   return {};
 }
 
+// Notify ids that do not name one notify (Trace::inexact_notifies).
+std::string JsonlParser::inexact_notifies(element e) {
+  simdjson::dom::array a;
+  if (e.get_array().get(a)) return "\"inexactNotifies\" must be an array of notify ids";
+  auto& ids = out_.trace.inexact_notifies;
+  for (element v : a) {
+    u32 id = 0;
+    std::string err = get_u32(v, "inexactNotifies", id);
+    if (!err.empty()) return err;
+    ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return {};
+}
+
 std::string JsonlParser::header(element e) {
-  JsonField format, version, op, buffers, rank_buffers, name, names, carried, notes, unchecked, ccu;
+  JsonField format, version, op, buffers, rank_buffers, name, names, inexact, carried, notes, unchecked, ccu;
   for (auto [k, v] : as_object(e)) {
     if (k == "format") format = v;
+    else if (k == "inexactNotifies") inexact = v;
     else if (k == "taskNotes") notes = v;
     else if (k == "unchecked") unchecked = v;
     else if (k == "notifyNames") names = v;
@@ -188,6 +206,7 @@ std::string JsonlParser::header(element e) {
     t.name = std::string(s);
   }
   if (names.is_valid() && !(err = notify_names(names)).empty()) return err;
+  if (inexact.is_valid() && !(err = inexact_notifies(inexact)).empty()) return err;
   if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
   if (notes.is_valid() && !(err = parse_task_notes(notes, notes_)).empty()) return err;
   if (unchecked.is_valid() && unchecked.get_bool().get(t.unchecked)) return "\"unchecked\" must be true or false";
@@ -314,10 +333,11 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
 }
 
 std::string JsonlParser::task(element e) {
-  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag;
+  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost;
   bool ccu_line = false;
   for (auto [k, v] : as_object(e)) {
     if (k == "ccu") ccu_line = true;
+    else if (k == "notifyIndexLost") index_lost = v;
     else if (k == "rank") rank = v;
     else if (k == "tag") tag = v;
     else if (k == "stream") stream = v;
@@ -416,6 +436,12 @@ std::string JsonlParser::task(element e) {
         const char* key = task.type == TaskType::RECORD ? "waitRank" : "recordRank";
         if (!(err = get_u64(peer, key, p)).empty()) return err;
         task.peer = p > 0xffffffffu ? kNone : static_cast<u32>(p);  // outside: 101
+      }
+      // The source dropped the notify index (kTaskNotifyIndexLost).
+      if (index_lost.is_valid()) {
+        bool lost = false;
+        if (index_lost.get_bool().get(lost)) return "\"notifyIndexLost\" must be true or false";
+        if (lost) task.flags |= kTaskNotifyIndexLost;
       }
       break;
     }

@@ -166,6 +166,12 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
       out += fmt::format("{}\"{}\":{}", i ? "," : "", t.notify_names[i].first, json_quote(t.notify_names[i].second));
     out += '}';
   }
+  if (!t.inexact_notifies.empty()) {
+    out += ",\"inexactNotifies\":[";
+    for (std::size_t i = 0; i < t.inexact_notifies.size(); ++i)
+      out += fmt::format("{}{}", i ? "," : "", t.inexact_notifies[i]);
+    out += ']';
+  }
   if (!carried.empty()) out += ",\"importFindings\":" + carried_findings_json(t, carried);
   if (!t.task_notes.empty()) out += ",\"taskNotes\":" + task_notes_json(t);
   if (t.unchecked) out += ",\"unchecked\":true";
@@ -262,6 +268,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
   }
   if (k.link != Link::NONE && k.type != TaskType::CCU_GRAPH) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
   if (k.tag) out += ",\"tag\":" + json_quote(t.tag_of(k));
+  if (k.flags & kTaskNotifyIndexLost) out += ",\"notifyIndexLost\":true";
   out += "}\n";
 }
 

@@ -228,6 +228,11 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
     k.peer = peer;
     auto [it, added] = cur_->keys.emplace(key, static_cast<u32>(cur_->keys.size() + 1));
     if (added) t.notify_names.emplace_back(it->second, key_name(key));
+    // A cross-rank key prints neither the transport nor the plane of its
+    // notify (§5.3): one key may stand for several notifies. Local keys and
+    // the CCU form print their topic and name one. Ids grow: sorted.
+    if (added && !key.local && key.type != static_cast<u8>(StNotifyType::CCU))
+      t.inexact_notifies.push_back(it->second);
     k.notify = it->second;
   };
   auto unknown = [&](u16 code, std::string message) {
@@ -275,6 +280,9 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
       k.link = link;
       // INVALID is the constructor's default: no transport call named it.
       if (!s.tag.empty() && s.tag != "INVALID") k.tag = t.intern_tag(s.tag);
+      // Generic Post(idx)/Wait(idx) use the notify index as their topic,
+      // which only the CCU form prints.
+      if (!s.ccu_form && s.tag == (s.kind == StKind::Post ? "POST" : "WAIT")) k.flags |= kTaskNotifyIndexLost;
       break;
     }
     // The work these launch is not in the dump: the dump is incomplete and

@@ -289,6 +289,16 @@ void Writer::sync(const Task& k, std::vector<std::string>& out) {
   const StKey& key = remote_[k.notify];
   std::string tag = k.tag ? std::string(t_.tag_of(k)) : "INVALID";
   std::string kind = rec ? "Post" : "Wait";
+  // The reader takes a notify-type key as inexact and a CCU-form one as
+  // exact, and a notify-type Post/Wait tagged POST/WAIT as having lost its
+  // index (stlog.md §5.3): say where the trace has it otherwise.
+  bool exact = key.type == StNotifyType::CCU;
+  if (exact == t_.notify_inexact(k.notify))
+    note(exact ? "notify ids the trace cannot tell apart fully written as CCU-form keys, which the reader takes as exact"
+               : "exact notify ids written as notify-type keys, which the reader takes as not telling notifies apart");
+  if ((!exact && tag == (rec ? "POST" : "WAIT")) != ((k.flags & kTaskNotifyIndexLost) != 0))
+    note("notify index loss of a Post/Wait not expressible: the reader takes it from the tag POST/WAIT of a "
+         "notify-type key");
   std::string link = fmt::format("link=link prototyp=LinkProtoStub::{}", name(key.link));
   if (key.type == StNotifyType::CCU)
     out.push_back(fmt::format("{}[remoteRank={}, {}, topicId={}, originated tag={}]", kind, k.peer, link, key.topic, tag));

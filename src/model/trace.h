@@ -7,6 +7,7 @@
 // positions in `tasks`.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -63,6 +64,10 @@ enum TaskFlags : u8 {
   // The semantic stage cannot follow this task's data (e.g. a CCU reduce
   // that casts its output, ccu.md §3.4).
   kTaskSemanticUnchecked = 16,
+  // A RECORD/WAIT whose notify index its source dropped (an ST dump's
+  // generic Post(idx)/Wait(idx), stlog.md §5.3): its notify id may stand
+  // for several notifies, so stage 3 warns where it would report 602.
+  kTaskNotifyIndexLost = 32,
 };
 
 struct Task {
@@ -145,6 +150,12 @@ struct Trace {
   // every stage works with; stage 2 also requires the recorded extent to lie
   // in its buffer, reports show it, writers keep it.
   std::vector<std::pair<u32, u64>> recorded_lens;
+  // Notify ids an importer could not tell apart fully (an ST dump's
+  // cross-rank keys, which print neither the transport nor the plane of a
+  // notify, stlog.md §5.3), sorted: posts of one of them on different
+  // streams may be different notifies, so stage 3 warns where it would
+  // report 602. Every other id names one notify.
+  std::vector<u32> inexact_notifies;
 
   // The name of notify id `id` ("" if none).
   std::string_view notify_name(u32 id) const;
@@ -156,6 +167,9 @@ struct Trace {
     return k.tag && k.tag <= tags.size() ? std::string_view(tags[k.tag - 1]) : std::string_view();
   }
 
+  bool notify_inexact(u32 id) const {
+    return std::binary_search(inexact_notifies.begin(), inexact_notifies.end(), id);
+  }
   // The recorded length of slice `slice` when recorded_lens holds one.
   std::optional<u64> recorded_len(u32 slice) const;
 
