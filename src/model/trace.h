@@ -152,9 +152,9 @@ struct Trace {
   std::vector<std::pair<u32, u64>> recorded_lens;
   // Notify ids an importer could not tell apart fully (an ST dump's
   // cross-rank keys, which print neither the transport nor the plane of a
-  // notify, stlog.md §5.3), sorted: posts of one of them on different
-  // streams may be different notifies, so stage 3 warns where it would
-  // report 602. Every other id names one notify.
+  // notify, stlog.md §5.3), sorted: one used on several streams may stand
+  // for several notifies, so stage 3 warns where it would report 602.
+  // Every other id names one notify.
   std::vector<u32> inexact_notifies;
 
   // The name of notify id `id` ("" if none).
