@@ -16,8 +16,10 @@ struct MutantReference {
   bool provenance_ran = false, provenance_ok = true;
 };
 // `full`: also the quadratic references (for mutants collcheck passes);
-// otherwise only the provenance reference runs.
-MutantReference reference_verdict(const Trace& t, bool full = true);
+// otherwise only the provenance reference runs. Unless
+// `require_provenance`, a schedule whose buffers are too large for the
+// byte-level reference (provenance_ran false) is judged by the others.
+MutantReference reference_verdict(const Trace& t, bool full = true, bool require_provenance = true);
 
 // Whether run_checks includes stage 5 (it lands separately).
 bool semantic_stage_runs();

@@ -21,44 +21,84 @@ struct Prov {
 
 u64 contrib(u32 rank, u64 off) { return u64{rank} << 40 | off; }
 
+// One buffer of one rank: only the byte ranges some task touches (and the
+// INPUT the operator fills) are kept, back to back, so that HCCL's chunks
+// 25 MiB apart in a 200 MiB CCL buffer cost their own bytes only. A byte
+// outside them holds nothing.
+class Region {
+ public:
+  void add(u64 begin, u64 end) {
+    if (begin < end) ranges_.push_back({begin, end});
+  }
+  // Merges the ranges and allocates their bytes; returns how many.
+  u64 finish() {
+    std::sort(ranges_.begin(), ranges_.end());
+    std::vector<std::pair<u64, u64>> merged;
+    for (const auto& r : ranges_) {
+      if (!merged.empty() && r.first <= merged.back().second)
+        merged.back().second = std::max(merged.back().second, r.second);
+      else
+        merged.push_back(r);
+    }
+    ranges_ = std::move(merged);
+    u64 n = 0;
+    for (const auto& r : ranges_) base_.push_back(n), n += r.second - r.first;
+    bytes_.resize(n);
+    return n;
+  }
+  // The byte at `off`, or nullptr if no task touches it.
+  Prov* at(u64 off) {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), std::pair<u64, u64>{off, ~u64{0}});
+    if (it == ranges_.begin()) return nullptr;
+    --it;
+    if (off >= it->second) return nullptr;
+    return &bytes_[base_[it - ranges_.begin()] + (off - it->first)];
+  }
+
+ private:
+  std::vector<std::pair<u64, u64>> ranges_;
+  std::vector<u64> base_;
+  std::vector<Prov> bytes_;
+};
+
 class Sim {
  public:
   Sim(const Trace& t, ProvenanceOutcome& out) : t_(t), out_(out) {}
 
-  bool init(u64 max_bytes) {
-    // Each buffer as far as the operator's result or some task reaches
-    // (within its size): a 200 MiB CCL costs only the bytes used.
-    std::map<std::pair<u32, BufId>, u64> extent;
-    for (u32 r = 0; r < t_.op.ranks; ++r)
-      for (BufId b : {kInput, kOutput}) {
-        u64 s = t_.buffer_size(r, b);
-        if (s != BufferSizes::kUndeclared) extent[{r, b}] = s;
-      }
-    for (const Slice& s : t_.slices) {
-      u64 size = t_.buffer_size(s.rank, s.buf);
-      if (size == BufferSizes::kUndeclared || s.offset > size || s.len > size - s.offset) continue;
-      u64& e = extent[{s.rank, s.buf}];
-      e = std::max(e, s.offset + s.len);
-    }
-    u64 total = 0;
-    for (const auto& [key, e] : extent) {
-      total += e;
-      if (total > max_bytes) return false;
-      mem_[key].resize(e);
-    }
+  // Every rank's INPUT holds its own data as far as the operator defines
+  // it (the buffer may be larger: an ST dump's framework sizes).
+  u64 filled_input(u32 r) const {
     bool root_only = t_.op.type == OpType::Broadcast || t_.op.type == OpType::Scatter;
-    for (u32 r = 0; r < t_.op.ranks; ++r) {
-      if (root_only && r != t_.op.root) continue;
-      auto& in = mem_[{r, kInput}];
-      for (u64 x = 0; x < in.size(); ++x) in[x].c = {contrib(r, x)};
+    if (root_only && r != t_.op.root) return 0;
+    u64 size = t_.buffer_size(r, kInput), implied = t_.implied_size(r, kInput);
+    if (size == BufferSizes::kUndeclared) return 0;
+    return implied == BufferSizes::kUndeclared ? size : std::min(size, implied);
+  }
+
+  bool init(u64 max_bytes) {
+    for (u32 r = 0; r < t_.op.ranks; ++r) mem_[{r, kInput}].add(0, filled_input(r));
+    for (const Slice& s : t_.slices)
+      if (addressable(s)) mem_[{s.rank, s.buf}].add(s.offset, s.offset + s.len);
+    u64 total = 0;
+    for (auto& [key, region] : mem_) {
+      total += region.finish();
+      if (total > max_bytes) return false;
     }
+    for (u32 r = 0; r < t_.op.ranks; ++r)
+      for (u64 x = 0, n = filled_input(r); x < n; ++x) mem_[{r, kInput}].at(x)->c = {contrib(r, x)};
     return true;
   }
 
-  std::vector<Prov>* buf(const Slice& s) {
+  bool addressable(const Slice& s) const {
+    u64 size = t_.buffer_size(s.rank, s.buf);
+    return size != BufferSizes::kUndeclared && s.offset <= size && s.len <= size - s.offset;
+  }
+
+  // The region of a slice inside its buffer, or nullptr.
+  Region* buf(const Slice& s) {
+    if (!addressable(s)) return nullptr;
     auto it = mem_.find({s.rank, s.buf});
-    if (it == mem_.end() || s.offset > it->second.size() || s.len > it->second.size() - s.offset) return nullptr;
-    return &it->second;
+    return it == mem_.end() ? nullptr : &it->second;
   }
 
   void problem(u64& counter, std::string what) {
@@ -76,19 +116,20 @@ class Sim {
       const Group& g = t_.group(k, gi);
       for (u32 i = 0; i < g.src_count; ++i) {
         const Slice& s = t_.slices[g.first_src + i];
-        std::vector<Prov>* m = buf(s);
+        Region* m = buf(s);
         if (!m) return;
-        read[gi].emplace_back(m->begin() + s.offset, m->begin() + s.offset + s.len);
+        std::vector<Prov>& bytes = read[gi].emplace_back(s.len);
+        for (u64 x = 0; x < s.len; ++x) bytes[x] = *m->at(s.offset + x);
       }
     }
     for (u32 gi = 0; gi < k.group_count; ++gi) {
       const Slice& d = t_.slices[t_.group(k, gi).dst];
-      std::vector<Prov>* m = buf(d);
+      Region* m = buf(d);
       if (!m) return;
       for (const std::vector<Prov>& src : read[gi]) {
         if (src.size() != d.len) return;
         for (u64 x = 0; x < d.len; ++x) {
-          Prov& dst = (*m)[d.offset + x];
+          Prov& dst = *m->at(d.offset + x);
           if (!red) {
             if (src[x].c.empty()) problem(out_.empty_reads, fmt::format("task {} reads empty bytes", id));
             dst = src[x];
@@ -120,14 +161,17 @@ class Sim {
     int rop = static_cast<int>(op.reduce_op);
     BufId res = op.in_place ? kInput : kOutput;
     auto want = [&](u32 r, u64 at, std::vector<u64> c, int cop) {
-      auto& m = mem_[{r, res}];
       Prov p;
       p.c = std::move(c);
       std::sort(p.c.begin(), p.c.end());
       p.op = p.c.size() > 1 ? cop : -1;
       out_.wrong_at.push_back({r, at});  // popped below when the byte is right
-      if (at >= m.size()) return problem(out_.wrong_bytes, fmt::format("rank {} result [{}] out of range", r, at));
-      Prov got = m[at];
+      u64 size = t_.buffer_size(r, res);
+      if (size == BufferSizes::kUndeclared || at >= size)
+        return problem(out_.wrong_bytes, fmt::format("rank {} result [{}] out of range", r, at));
+      auto region = mem_.find({r, res});
+      Prov* byte = region == mem_.end() ? nullptr : region->second.at(at);
+      Prov got = byte ? *byte : Prov{};
       if (got.c.size() <= 1) got.op = -1;
       if (!(got == p)) problem(out_.wrong_bytes, fmt::format("rank {} result byte {} wrong", r, at));
       else out_.wrong_at.pop_back();
@@ -206,7 +250,7 @@ class Sim {
  private:
   const Trace& t_;
   ProvenanceOutcome& out_;
-  std::map<std::pair<u32, BufId>, std::vector<Prov>> mem_;
+  std::map<std::pair<u32, BufId>, Region> mem_;
 };
 
 }  // namespace

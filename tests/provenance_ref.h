@@ -1,7 +1,7 @@
 // A brute-force reference of the semantic stage (checks.md, stage 5) for
 // the generator and mutation tests: provenance byte by byte, tasks applied
 // in the graph's simulated order, every rank's OUTPUT compared with what the
-// operator requires. Test code only: memory per byte of every buffer.
+// operator requires. Test code only: memory per byte touched.
 #pragma once
 
 #include <string>
@@ -21,7 +21,7 @@ struct ProvenanceOutcome {
   bool ok() const { return ran && reduce_errors == 0 && wrong_bytes == 0; }
 };
 
-// `max_bytes` bounds the bytes simulated (all buffers of all ranks).
+// `max_bytes` bounds the bytes simulated (touched bytes of all buffers).
 ProvenanceOutcome reference_provenance(const Trace& t, const TaskGraph& g, u64 max_bytes = 64u << 20);
 
 }  // namespace cc::test

@@ -486,7 +486,7 @@ TEST(StLogNotifyKeys, TracesKeep602UnlessTheyCarryTheInexactness) {
 
 // ---------------------------------------------------------------- HCCL's own dumps
 
-// Thirty task dumps of HCCL's algorithm system tests (tests/data/hccl-st,
+// The 32 task dumps of HCCL's algorithm system tests (tests/cases/hccl-st,
 // gzip'd, unmodified) with what collcheck must answer: the verdict, and the
 // codes (named warnings by their tag) it reports. Converted to a trace and
 // to an ST dump, each must give the same again.
@@ -505,8 +505,10 @@ TEST(HcclDumps, VerdictsAndFindingsAndTheirConversions) {
       {"AllReduceTest.all_reduce_executor_deter_big_count_normal", false, {"602", "902"}},
       {"AllReduceTest.allreduce_310P3_opbase_AllReduceDoubling", true, {"902"}},
       {"AllReduceTest.allreduce_310P3_opbase_AllReduceRing", true, {"902"}},
+      {"AllReduceTest.allreduce_910A_offload_AllReduceMeshExecutor", true, {"STLOG-W-NOTIFY-AMBIGUOUS"}},
       {"AllReduceTest.allreduce_910_93_offload_AllReduceDoubleRingConcurrentExecutor", true, {"902"}},
       {"AllReduceTest.allreduce_910_93_opbase_AlignedAllReduceDoubleRingFor91093Executor", true, {"902"}},
+      {"AllReduceTest.allreduce_A2_2Server_offload_AllReduceMeshGraphPipelineExecutor", true, {}},
       {"AllToAllTest.alltoall_AlltoAllVDirectFullmesh", true, {"902"}},
       {"AllToAllTest.alltoall_superpod_asym_gcd", true, {"902"}},
       {"AllToAllTest.alltoall_test_910B_opbase", true, {"902"}},
@@ -523,10 +525,11 @@ TEST(HcclDumps, VerdictsAndFindingsAndTheirConversions) {
       {"ReduceScatterTest.reduce_scatter_910_93_opbase_ReduceScatterFastDoubleRingFor91093Executor", true, {"902"}},
       {"ReduceScatterTest.reduce_scatter_ReduceScatterComm_test", true, {"902"}},
       {"ReduceTest.reduce_test_offload_910A", true, {}},
+      {"ReduceTest.reduce_test_opbase_ReduceMeshExecutor", true, {}},
       {"ScatterTest.scatter_A3_2Server1Rank_nb_test", true, {"STLOG-W-SCATTER-RELAY"}},
       {"ScatterTest.scatter_ScatterRingFor91093Executor_NHR_NSLB", true, {"902"}},
       {"ScatterTest.scatter_opbase_ScatterCommExecutor_test", true, {"902"}}};
-  std::string dir = source_dir() + "/tests/data/hccl-st/";
+  std::string dir = source_dir() + "/tests/cases/hccl-st/";
   for (const Want& w : wants) {
     auto r = read_stlog_file(dir + w.test + ".log.gz", StLogOptions{});
     ASSERT_TRUE(r.ok()) << r.error().message;
