@@ -9,6 +9,7 @@
 
 #include "check/run_checks.h"
 #include "graph/graph.h"
+#include "io/detect.h"
 #include "io/stlog_reader.h"
 #include "io/stlog_syntax.h"
 #include "model/describe.h"
@@ -49,6 +50,15 @@ std::vector<u16> codes(const StLogCase& c) {
 }
 
 // ---------------------------------------------------------------- §2 lines
+
+// A log is recognised by a gtest start or task line at the start of a line;
+// a text that quotes them (a README in a folder of logs) is not a log.
+TEST(StLogDetect, LinesMustStartWithTheMarkers) {
+  EXPECT_EQ(detect_format_text("[ RUN      ] S.c\n", true), InputFormat::StLog);
+  EXPECT_EQ(detect_format_text("noise\n[rankId:0, queueId:0, index:0] LocalCopy[]\n", true), InputFormat::StLog);
+  EXPECT_EQ(detect_format_text("# Logs\ncut from its `[ RUN      ]` line, `[rankId:0` ...\n", true),
+            InputFormat::Unknown);
+}
 
 TEST(StLogLines, Classes) {
   EXPECT_EQ(classify_st_line("[ RUN      ] Suite.Case").cls, StLineClass::GtestStart);

@@ -37,10 +37,18 @@ bool looks_like_trace(std::string_view head, bool strict) {
 
 
 
+// Whether some line of `head` begins with `prefix`.
+bool has_line_starting(std::string_view head, std::string_view prefix) {
+  if (starts_with(head, prefix)) return true;
+  for (std::size_t at = head.find(prefix); at != std::string_view::npos; at = head.find(prefix, at + 1))
+    if (head[at - 1] == '\n') return true;
+  return false;
+}
+
+// A gtest start line or a task line at the start of a line (stlog.md §2):
+// a text that merely quotes them (a README beside the logs) is not a log.
 bool looks_like_stlog(std::string_view head) {
-  if (head.find("[ RUN      ]") != std::string_view::npos) return true;
-  return head.find("[rankId:") != std::string_view::npos &&
-         head.find("queueId:") != std::string_view::npos;
+  return has_line_starting(head, "[ RUN      ] ") || has_line_starting(head, "[rankId:");
 }
 
 }  // namespace
