@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 #include "ccu_allreduce.h"
 #include "synthetic_ring.h"
 

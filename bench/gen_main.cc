@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 #include "synthetic_ring.h"
 
 int main(int argc, char** argv) {

@@ -8,7 +8,7 @@
 
 #include "gen/registry.h"
 #include "hcclvm_fixture.h"
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 
 int main(int argc, char** argv) {
   if (argc < 4) {

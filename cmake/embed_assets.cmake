@@ -3,7 +3,7 @@
 # Each file becomes `inline constexpr std::string_view kAsset_<name>` (the
 # file name with every non-alphanumeric character replaced by '_'), held in
 # a raw string literal so the file needs no escaping.
-set(body "// Generated from src/io/html/ by cmake/embed_assets.cmake: do not edit.\n#pragma once\n\n#include <string_view>\n\nnamespace cc::assets {\n\n")
+set(body "// Generated from src/report/html/assets/ by cmake/embed_assets.cmake: do not edit.\n#pragma once\n\n#include <string_view>\n\nnamespace cc::assets {\n\n")
 foreach(in IN LISTS INPUTS)
   get_filename_component(fname "${in}" NAME)
   string(MAKE_C_IDENTIFIER "${fname}" id)

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "cli/batch.h"
-#include "io/jsonl_writer.h"
+#include "pipeline/batch.h"
+#include "export/jsonl.h"
 #include "model/builder.h"
 #include "test_util.h"
 

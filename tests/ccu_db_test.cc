@@ -11,7 +11,7 @@
 
 #include "ccu_allreduce.h"
 #include "hcclvm_fixture.h"
-#include "io/jsonl_reader.h"
+#include "io/jsonl/reader.h"
 #include "test_util.h"
 
 namespace cc::test::vm {
@@ -69,8 +69,8 @@ Trace read(const CcuProgram& p) {
   return r.ok() ? std::move(r.value().trace) : Trace{};
 }
 
-std::vector<CheckResult> check_db(const Fixture& f, const std::string& name, const LoadOptions& opt = {}) {
-  auto cases = import_fixture(f, name, opt);
+std::vector<CheckResult> check_db(const Fixture& f, const std::string& name, const ExpandOptions& opt = {}) {
+  auto cases = import_fixture(f, name, {}, nullptr, opt);
   EXPECT_TRUE(cases.ok()) << (cases.ok() ? "" : cases.error().message);
   std::vector<CheckResult> out;
   if (cases.ok())
@@ -142,7 +142,7 @@ TEST(CcuDb, CarryCkeBetweenOperators) {
   add_ccu_trace(f, read(a), 0, 5100);
   add_ccu_trace(f, read(b), 1, 5200);
   for (bool carry : {false, true}) {
-    LoadOptions opt;
+    ExpandOptions opt;
     opt.ccu.carry_cke = carry;
     std::vector<CheckResult> r = check_db(f, fmt::format("ccu_carry_{}", carry), opt);
     ASSERT_EQ(r.size(), 2u);

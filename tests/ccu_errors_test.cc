@@ -10,7 +10,7 @@
 #include "check/single_task.h"
 #include "model/builder.h"
 #include "ccu_program.h"
-#include "io/jsonl_reader.h"
+#include "io/jsonl/reader.h"
 
 namespace cc {
 namespace {

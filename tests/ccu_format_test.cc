@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "ccu_examples.h"
-#include "io/jsonl_reader.h"
-#include "io/jsonl_writer.h"
+#include "io/jsonl/reader.h"
+#include "export/jsonl.h"
 #include "test_util.h"
 
 namespace cc {

@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "io/jsonl_reader.h"
+#include "io/jsonl/reader.h"
 #include "model/describe.h"
 
 namespace cc::test {

@@ -7,7 +7,7 @@
 
 #include "ccu/expand.h"
 #include "ccu_asm.h"
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "model/trace.h"
 
 namespace cc::test {

@@ -12,7 +12,7 @@
 
 #include "ccu_random.h"
 #include "graph/graph.h"
-#include "io/jsonl_reader.h"
+#include "io/jsonl/reader.h"
 
 namespace cc {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/output_path.h"
+#include "report/output_path.h"
 #include "test_util.h"
 
 namespace cc::test {

@@ -12,17 +12,17 @@
 #include <regex>
 #include <sstream>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "model/builder.h"
-#include "gen/mutate.h"
+#include "mutate/mutants.h"
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "hcclvm_fixture.h"
-#include "io/jsonl_writer.h"
-#include "io/report_json.h"
-#include "io/stlog_reader.h"
-#include "io/stlog_syntax.h"
-#include "io/stlog_writer.h"
+#include "export/jsonl.h"
+#include "text/json.h"
+#include "io/stlog/reader.h"
+#include "io/stlog/syntax.h"
+#include "export/stlog.h"
 #include "mutant_check.h"
 #include "stlog_test_util.h"
 #include "test_util.h"
@@ -417,10 +417,10 @@ TEST(StLogWriter, MutantsRoundTripWithTheirFindings) {
     const GenCase& c = schedules[s];
     Result<Trace> t = gen::generate(c.algo, c.p, true);
     ASSERT_TRUE(t.ok());
-    for (const gen::FaultInfo& f : gen::fault_kinds()) {
-      auto ms = gen::make_mutants(*t, f.kind, 7, 1);
+    for (const mutate::FaultInfo& f : mutate::fault_kinds()) {
+      auto ms = mutate::make_mutants(*t, f.kind, 7, 1);
       if (!ms) continue;  // no site of this kind
-      for (gen::Mutant& m : ms.value()) {
+      for (mutate::Mutant& m : ms.value()) {
         if (has_batch(m.trace)) continue;
         std::string where = c.label() + " | " + m.what;
         auto back = through_stlog(m.trace);

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "graph/neighbourhood.h"
-#include "io/dot_writer.h"
+#include "report/dot.h"
 #include "random_trace.h"
 #include "test_util.h"
 

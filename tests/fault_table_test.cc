@@ -5,16 +5,16 @@
 
 #include <set>
 
-#include "check/run_checks.h"
-#include "gen/faults.h"
+#include "pipeline/stages.h"
+#include "mutate/faults.h"
 #include "gen/registry.h"
-#include "gen/trace_edit.h"
+#include "mutate/trace_edit.h"
 #include "mutant_check.h"
 
 namespace cc::test {
 namespace {
 
-using gen::FaultKind;
+using mutate::FaultKind;
 using Codes = std::set<u16>;
 
 struct Pos {
@@ -43,14 +43,14 @@ Trace schedule(const std::string& algo, OpType op, u32 n, u64 count, u64 ccl = g
 
 Trace ring_ag(u32 n = 4, bool physical = false) { return schedule("ring", OpType::AllGather, n, 64, gen::kDefaultCclBytes, physical); }
 
-Trace fault(const Trace& t, FaultKind k, gen::Site s) {
-  Result<gen::Applied> a = gen::apply_fault(t, k, s);
+Trace fault(const Trace& t, FaultKind k, mutate::Site s) {
+  Result<mutate::Applied> a = mutate::apply_fault(t, k, s);
   EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().message);
   return a.ok() ? std::move(a->trace) : Trace{};
 }
 
 Trace remove(const Trace& t, std::vector<Pos> where) {
-  gen::TraceEdit e(t);
+  mutate::TraceEdit e(t);
   for (Pos p : where) e.remove(task_at(t, p));
   return e.finish();
 }
@@ -188,7 +188,7 @@ TEST(FaultTable, F12WrongReduceOp) {
   // §17 gives 403 and 409; checks.md's 409 is "one uniform but wrong reduce
   // op", which a mixed result is not, and stage 5 follows checks.md.
   expect_codes(fault(t, FaultKind::WrongReduceOp, {reds[0]}), {403});
-  gen::TraceEdit all(t);
+  mutate::TraceEdit all(t);
   for (u32 id : reds) all.task(id).reduce_op = ReduceOp::MAX;
   expect_only(all.finish(), {409});
 }

@@ -2,7 +2,7 @@
 // brute-force provenance reference (algorithms.md §18).
 #include <gtest/gtest.h>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "graph/graph.h"

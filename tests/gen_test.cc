@@ -6,7 +6,7 @@
 #include "gen/emitter.h"
 #include "gen/registry.h"
 #include "gen/slicing.h"
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 #include "test_util.h"
 
 namespace cc::test {

@@ -1,11 +1,11 @@
 // The pairing simulation of checks.md and the findings of stages 1-3.
 #include <gtest/gtest.h>
 
-#include "check/gen_graph.h"
-#include "check/run_checks.h"
+#include "check/pairing.h"
+#include "pipeline/stages.h"
 #include "check/sync.h"
 #include "graph/graph.h"
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 #include "model/builder.h"
 #include "random_trace.h"
 #include "reference.h"

@@ -14,9 +14,9 @@
 #include <filesystem>
 #include <map>
 
-#include "gen/faults.h"
+#include "mutate/faults.h"
 #include "gen_cases.h"
-#include "io/jsonl_reader.h"
+#include "io/jsonl/reader.h"
 #include "mutant_check.h"
 #include "test_util.h"
 
@@ -85,7 +85,7 @@ TEST_P(HcclStMutation, EveryObservableMutantIsCaught) {
     // CASE.KIND.SITE.jsonl; the case name has dots of its own.
     std::string stem = file.substr(0, file.rfind('.'));
     stem = stem.substr(0, stem.rfind('.'));
-    const gen::FaultInfo* kind = gen::find_fault(stem.substr(stem.rfind('.') + 1));
+    const mutate::FaultInfo* kind = mutate::find_fault(stem.substr(stem.rfind('.') + 1));
     ASSERT_NE(kind, nullptr) << file;
     ++mutants;
     std::string where = name + ": " + file;

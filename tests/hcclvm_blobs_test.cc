@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "hcclvm_fixture.h"
-#include "io/hcclvm_blobs.h"
-#include "io/hcclvm_db.h"
+#include "io/hcclvm/blobs.h"
+#include "io/hcclvm/db.h"
 #include "test_util.h"
 
 namespace cc::hcclvm {
@@ -205,7 +205,7 @@ TEST(HcclvmFuzzSeeds, ByteFormReadsBack) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
     ASSERT_EQ(test::vm::write_fixture(f, db), "") << name;
-    auto cases = read_hcclvm_handle(db, "seed.db", LoadOptions{});
+    auto cases = read_hcclvm_handle(db, "seed.db", InputOptions{});
     sqlite3_close(db);
     if (name == "short_meta") {
       EXPECT_FALSE(cases.ok());

@@ -19,7 +19,7 @@ struct One {
   const Trace& trace() const { return cases.front().read.trace; }
 };
 
-One one(const Fixture& f, const std::string& name, const LoadOptions& opt = {}) {
+One one(const Fixture& f, const std::string& name, const InputOptions& opt = {}) {
   One o;
   auto r = import_fixture(f, name, opt, &o.path);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "check/run_checks.h"
-#include "io/load.h"
+#include "pipeline/stages.h"
+#include "pipeline/pipeline.h"
 #include "model/ccu_data.h"
 #include "model/trace.h"
 
@@ -121,9 +121,10 @@ u64 fixture_address(u32 rank, BufId buf, u64 offset);
 
 // ---- importing and checking ----
 // Writes `f` to a temporary file NAME.db and loads it as `collcheck check`
-// would; `path` receives the file name.
+// would (read and expanded); `path` receives the file name.
 Result<std::vector<LoadedCase>> import_fixture(const Fixture& f, const std::string& name,
-                                               const LoadOptions& options = {}, std::string* path = nullptr);
+                                               const InputOptions& options = {}, std::string* path = nullptr,
+                                               const ExpandOptions& expand = {});
 // Checks one case (all stages, default options).
 CheckResult check_case(LoadedCase& c, const CheckOptions& options = {});
 // The distinct codes of a result (0 for named warnings), and its tags.

@@ -6,13 +6,13 @@
 
 namespace cc::test::vm {
 
-Result<std::vector<LoadedCase>> import_fixture(const Fixture& f, const std::string& name, const LoadOptions& options,
-                                               std::string* path) {
+Result<std::vector<LoadedCase>> import_fixture(const Fixture& f, const std::string& name, const InputOptions& options,
+                                               std::string* path, const ExpandOptions& expand) {
   std::string p = temp_path(name + ".db");
   std::string err = write_fixture(f, p);
   if (!err.empty()) return Error{"fixture: " + err};
   if (path) *path = p;
-  return load_file(p, options);
+  return load_file(p, options, expand);
 }
 
 CheckResult check_case(LoadedCase& c, const CheckOptions& options) {

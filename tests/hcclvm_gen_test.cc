@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "gen/mutate.h"
+#include "mutate/mutants.h"
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "hcclvm_fixture.h"
-#include "io/hcclvm_blobs.h"
+#include "io/hcclvm/blobs.h"
 #include "mutant_check.h"
 #include "test_util.h"
 
@@ -148,10 +148,10 @@ TEST(HcclvmGenMutants, DatabaseAndTraceAgree) {
   u32 compared = 0, mapped = 0;
   for (const Schedule& s : bases) {
     Trace t = generate(s.algo, s.op, s.ranks, 77, s.root);
-    for (const gen::FaultInfo& k : gen::fault_kinds()) {
-      auto mutants = gen::make_mutants(t, k.kind, 7, long_tests() ? 4 : 2);
+    for (const mutate::FaultInfo& k : mutate::fault_kinds()) {
+      auto mutants = mutate::make_mutants(t, k.kind, 7, long_tests() ? 4 : 2);
       ASSERT_TRUE(mutants.ok()) << mutants.error().message;
-      for (gen::Mutant& m : *mutants) {
+      for (mutate::Mutant& m : *mutants) {
         std::string what = fmt::format("{} {} site {}: {}", label(s), k.name, m.site_index, m.what);
         auto cases = round_trip(m.trace, "mutant");
         ASSERT_TRUE(cases.ok()) << what << ": " << cases.error().message;

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "hcclvm_fixture.h"
+#include "io/read.h"
 #include "mutant_check.h"
 #include "test_util.h"
 
@@ -25,7 +26,7 @@ struct Outcome {
   const CheckResult& result(std::size_t i = 0) const { return results.at(i); }
 };
 
-Outcome run(const Fixture& f, const std::string& name, const LoadOptions& opt = {}) {
+Outcome run(const Fixture& f, const std::string& name, const InputOptions& opt = {}) {
   Outcome o;
   auto r = import_fixture(f, name, opt, &o.path);
   if (!r.ok()) {
@@ -144,7 +145,7 @@ TEST(HcclvmInput, EmptyAndWrongFiles) {
     std::ofstream j(junk, std::ios::binary);
     j << std::string("SQLite format 3\0", 16) << std::string(4000, 'x');
   }
-  auto r = load_file(junk, {});
+  auto r = read_file(junk, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.rfind(junk + ": ", 0), 0u) << r.error().message;
   std::string gz = temp_path("db.gz");
@@ -152,9 +153,9 @@ TEST(HcclvmInput, EmptyAndWrongFiles) {
   auto ok = import_fixture(allgather2(), "for_gzip", {}, &path);
   ASSERT_TRUE(ok.ok());
   ASSERT_EQ(run_shell(fmt::format("gzip -c '{}' > '{}'", path, gz)), 0);
-  LoadOptions db;
+  InputOptions db;
   db.format = InputFormat::HcclVmDb;
-  auto z = load_file(gz, db);
+  auto z = read_file(gz, db);
   ASSERT_FALSE(z.ok());
   EXPECT_NE(z.error().message.find("a compressed database must be decompressed first"), std::string::npos);
 }
@@ -239,7 +240,7 @@ TEST(HcclvmInput, RankWithoutStreamZeroIsRenumbered) {
   for (const Stream& s : o.trace().streams)
     if (s.rank == 1) ids.insert(s.id);
   EXPECT_EQ(ids, (std::set<u32>{0, 1}));
-  LoadOptions keep;
+  InputOptions keep;
   keep.keep_stream_ids = true;
   Outcome k = run(f, "no_main_keep", keep);
   ids.clear();
@@ -366,7 +367,7 @@ TEST(HcclvmInput, NotifyIdOfThreeRanksIsAmbiguous) {
   EXPECT_TRUE(codes(o.result()).count(102));
   EXPECT_TRUE(codes(o.result()).count(103));
   // Trusting the recorded peers pairs them as written.
-  LoadOptions rec;
+  InputOptions rec;
   rec.recorded_peers = true;
   Outcome r = run(shared_id(), "shared_id_recorded", rec);
   std::set<int> c = codes(r.result());
@@ -399,7 +400,7 @@ TEST(HcclvmInput, WindowsAndOpGroups) {
   EXPECT_EQ(o.trace(1).op.data_type, DataType::UINT32);
   for (const CheckResult& r : o.results) EXPECT_TRUE(r.pass);
   // --case selects by the case name (or FILE#CASE).
-  LoadOptions sel;
+  InputOptions sel;
   sel.case_glob = "w0-*";
   EXPECT_EQ(run(windows(), "windows_sel", sel).cases.size(), 2u);
   sel.case_glob = "*#w1-op0";

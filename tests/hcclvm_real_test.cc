@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <map>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "hcclvm_fixture.h"
-#include "io/stlog_reader.h"
+#include "io/stlog/reader.h"
 #include "test_util.h"
 
 namespace cc::test::vm {

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "io/html_report.h"
+#include "report/html/page.h"
 #include "test_util.h"
 
 namespace cc::test {

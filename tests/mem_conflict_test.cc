@@ -10,7 +10,7 @@
 #include <set>
 
 #include "check/mem_conflict.h"
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "graph/reach.h"
 #include "random_trace.h"
 #include "reference.h"

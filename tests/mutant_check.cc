@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "provenance_ref.h"
 #include "reference.h"
 

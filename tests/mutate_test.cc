@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "gen/mutate.h"
+#include "mutate/mutants.h"
 #include "gen/registry.h"
 #include "gen_cases.h"
 #include "mutant_check.h"
@@ -17,13 +17,13 @@
 namespace cc::test {
 namespace {
 
-using gen::FaultKind;
+using mutate::FaultKind;
 
 class MutationSweep : public ::testing::TestWithParam<FaultKind> {};
 
 TEST_P(MutationSweep, EveryObservableMutantIsCaught) {
   FaultKind kind = GetParam();
-  const gen::FaultInfo& f = gen::fault_info(kind);
+  const mutate::FaultInfo& f = mutate::fault_info(kind);
   bool full = long_tests();
   bool semantic = semantic_stage_runs();
   u64 generated = 0, killed = 0, equivalent = 0, awaiting = 0, schedules = 0;
@@ -32,12 +32,12 @@ TEST_P(MutationSweep, EveryObservableMutantIsCaught) {
     Result<Trace> t = gen::generate(c.algo, c.p, true);
     ASSERT_TRUE(t.ok()) << c.label();
     ++schedules;
-    std::vector<gen::Site> sites = gen::fault_sites(*t, kind);
-    for (u32 i : gen::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 4 : 1)) {
-      Result<gen::Applied> a = gen::apply_fault(*t, kind, sites[i]);
+    std::vector<mutate::Site> sites = mutate::fault_sites(*t, kind);
+    for (u32 i : mutate::choose_sites(static_cast<u32>(sites.size()), c.p.seed, full ? 4 : 1)) {
+      Result<mutate::Applied> a = mutate::apply_fault(*t, kind, sites[i]);
       ASSERT_TRUE(a.ok()) << c.label() << ": " << a.error().message;
       ++generated;
-      gen::MutantLabel l = gen::label_mutant(a->trace, kind);
+      mutate::MutantLabel l = mutate::label_mutant(a->trace, kind);
       std::string where = c.label() + " | " + a->what + " | " + l.text;
       MutantReference ref = reference_verdict(a->trace, l.pass);
       // The semantic stage and the byte-level reference agree on every
@@ -74,13 +74,13 @@ TEST_P(MutationSweep, EveryObservableMutantIsCaught) {
 
 std::vector<FaultKind> all_kinds() {
   std::vector<FaultKind> v;
-  for (const gen::FaultInfo& f : gen::fault_kinds()) v.push_back(f.kind);
+  for (const mutate::FaultInfo& f : mutate::fault_kinds()) v.push_back(f.kind);
   return v;
 }
 
 std::string kind_name(const ::testing::TestParamInfo<FaultKind>& i) {
   std::string s;
-  for (char c : gen::fault_info(i.param).name) s += c == '-' ? '_' : c;
+  for (char c : mutate::fault_info(i.param).name) s += c == '-' ? '_' : c;
   return s;
 }
 
@@ -106,12 +106,12 @@ TEST(ProvenanceReference, RejectsKnownFaults) {
   EXPECT_EQ(reference_verdict(t).why, "");
   for (FaultKind k : {FaultKind::DropFinalCopy, FaultKind::DuplicateReduce, FaultKind::WrongReduceOp,
                       FaultKind::ShortenCopy, FaultKind::ShiftSrc}) {
-    std::vector<gen::Site> sites = gen::fault_sites(t, k);
+    std::vector<mutate::Site> sites = mutate::fault_sites(t, k);
     ASSERT_FALSE(sites.empty());
-    Result<gen::Applied> a = gen::apply_fault(t, k, sites.back());
+    Result<mutate::Applied> a = mutate::apply_fault(t, k, sites.back());
     ASSERT_TRUE(a.ok());
     MutantReference r = reference_verdict(a->trace);
-    EXPECT_FALSE(r.provenance_ok) << gen::fault_info(k).name << ": " << a->what;
+    EXPECT_FALSE(r.provenance_ok) << mutate::fault_info(k).name << ": " << a->what;
   }
 }
 
@@ -134,7 +134,7 @@ TEST(MutateCli, WritesLabelledMutants) {
   EXPECT_NE(t.name.find("| must catch: 103 | outcome: FAIL 103"), std::string::npos) << t.name;
   RunResult l = run_collcheck("mutate --list");
   EXPECT_EQ(l.status, 0);
-  for (const gen::FaultInfo& f : gen::fault_kinds()) EXPECT_NE(l.out.find(f.name), std::string::npos) << f.name;
+  for (const mutate::FaultInfo& f : mutate::fault_kinds()) EXPECT_NE(l.out.find(f.name), std::string::npos) << f.name;
   EXPECT_EQ(run_collcheck("mutate " + in + " --kind no-such-kind").status, 2);
   EXPECT_EQ(run_collcheck("mutate " + in).status, 2);
   EXPECT_EQ(run_collcheck("mutate /no/such/file --kind drop-wait").status, 2);

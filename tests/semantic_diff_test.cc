@@ -10,9 +10,9 @@
 
 #include <set>
 
-#include "check/run_checks.h"
-#include "check/semantic.h"
-#include "io/jsonl_writer.h"
+#include "pipeline/stages.h"
+#include "check/semantic/semantic.h"
+#include "export/jsonl.h"
 #include "gen_cases.h"
 #include "provenance_ref.h"
 #include "random_dataflow.h"

@@ -2,9 +2,9 @@
 // checks.md, tasks the stage cannot follow, and large rank counts.
 #include <gtest/gtest.h>
 
-#include "check/provenance.h"
-#include "check/run_checks.h"
-#include "check/semantic.h"
+#include "check/semantic/provenance.h"
+#include "pipeline/stages.h"
+#include "check/semantic/semantic.h"
 #include "model/builder.h"
 #include "test_util.h"
 

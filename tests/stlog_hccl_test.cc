@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <regex>
 
-#include "check/run_checks.h"
-#include "io/jsonl_writer.h"
-#include "io/stlog_reader.h"
-#include "io/stlog_writer.h"
+#include "pipeline/stages.h"
+#include "export/jsonl.h"
+#include "io/stlog/reader.h"
+#include "export/stlog.h"
 #include "model/describe.h"
 #include "stlog_test_util.h"
 #include "test_util.h"

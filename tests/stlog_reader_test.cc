@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "graph/graph.h"
 #include "io/detect.h"
-#include "io/stlog_reader.h"
-#include "io/stlog_syntax.h"
+#include "io/stlog/reader.h"
+#include "io/stlog/syntax.h"
 #include "model/describe.h"
 #include "stlog_test_util.h"
 #include "test_util.h"

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "check/run_checks.h"
-#include "io/jsonl_reader.h"
+#include "pipeline/stages.h"
+#include "io/jsonl/reader.h"
 
 namespace cc::test {
 

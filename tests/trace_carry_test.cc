@@ -3,8 +3,8 @@
 // the importer's findings (DESIGN.md, "Decisions where the spec is silent").
 #include <gtest/gtest.h>
 
-#include "io/jsonl_writer.h"
-#include "io/stlog_reader.h"
+#include "export/jsonl.h"
+#include "io/stlog/reader.h"
 #include "stlog_test_util.h"
 #include "test_util.h"
 

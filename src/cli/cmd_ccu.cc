@@ -7,7 +7,6 @@
 
 #include "ccu/disasm.h"
 #include "cli/commands.h"
-#include "io/load.h"
 
 namespace cc {
 
@@ -52,17 +51,7 @@ int run_dis(const DisArgs& a) {
     print_error("ccu-dis needs an INPUT or --hex words");
     return 2;
   }
-  LoadOptions l;
-  l.expand_ccu = false;
-  if (!a.format.empty()) {
-    l.format = parse_format(a.format);
-    if (l.format == InputFormat::Unknown) {
-      print_error(fmt::format("unknown --format \"{}\"", a.format));
-      return 2;
-    }
-  }
-  l.case_glob = a.case_glob;
-  auto cases = load_file(a.input, l);
+  auto cases = load_tool_input(a.input, a.format, a.case_glob, false);
   if (!cases) {
     print_error(cases.error().message);
     return 2;

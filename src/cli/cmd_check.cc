@@ -12,48 +12,19 @@
 
 #include <unistd.h>
 
-#include "check/run_checks.h"
-#include "cli/batch.h"
+#include "pipeline/stages.h"
+#include "pipeline/batch.h"
 #include "cli/commands.h"
 #include "cli/memory_guard.h"
 #include "graph/graph.h"
-#include "io/dot_writer.h"
-#include "io/html_report.h"
-#include "io/load.h"
-#include "io/output_path.h"
-#include "io/report_json.h"
-#include "io/report_text.h"
+#include "report/dot.h"
+#include "report/html/page.h"
+#include "io/read.h"
+#include "report/output_path.h"
+#include "report/json.h"
+#include "report/text.h"
 
 namespace cc {
-
-void print_error(const std::string& message) {
-  std::fprintf(stderr, "collcheck: error: %s\n", message.c_str());
-}
-
-void add_input_options(CLI::App* c, InputArgs& a) {
-  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
-  c->add_option("--op", a.op, "operator parameters (JSON or file) for inputs without them");
-  c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
-  c->add_flag("--keep-stream-ids", a.keep_stream_ids,
-              "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
-  c->add_flag("--recorded-peers", a.recorded_peers,
-              "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
-}
-
-bool load_options(const InputArgs& a, LoadOptions& load) {
-  if (!a.format.empty()) {
-    load.format = parse_format(a.format);
-    if (load.format == InputFormat::Unknown) {
-      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
-      return false;
-    }
-  }
-  load.op = a.op;
-  load.case_glob = a.case_glob;
-  load.keep_stream_ids = a.keep_stream_ids;
-  load.recorded_peers = a.recorded_peers;
-  return true;
-}
 
 namespace {
 
@@ -99,30 +70,22 @@ void write_report(CheckResult& r, const std::string& path, const std::string& da
   r.pass = false;
 }
 
-// Checks one case and writes its per-case report files.
-CaseOutcome check_case(const CheckArgs& args, const CheckOptions& opt, LoadedCase& c,
-                       const std::string& file, bool several) {
-  const Trace& trace = c.read.trace;
+// Checks one case (pipeline/pipeline.h) and writes its per-case report
+// files from the graph the check built.
+CaseOutcome check_one(const CheckArgs& args, const CheckOptions& opt, LoadedCase& c, const std::string& file,
+                      bool several) {
+  CheckedCase checked = check_case(std::move(c), opt);
   CaseOutcome out;
   CheckResult& r = out.result;
-  r = run_checks(trace, std::move(c.read.findings), opt);
-  r.input = c.name;
-  r.read_ms = c.read_ms;
-  if (!c.ccu_stats.empty()) {  // the expansion ran while the case was loaded
-    r.read_ms = std::max(0.0, r.read_ms - c.ccu_ms);
-    r.times.insert(r.times.begin(), {"ccu", c.ccu_ms});
-    r.stats.insert(r.stats.begin(), c.ccu_stats);
+  r = std::move(checked.result);
+  const Trace& trace = checked.trace;
+  if (!args.dot.empty()) {
+    DotOptions dot;
+    dot.title = verdict_line(r);
+    write_report(r, case_output_path(args.dot, file, r.input, several), format_dot(trace, checked.graph, r.findings, dot));
   }
-  if (!args.dot.empty() || !args.html.empty()) {
-    TaskGraph g = build_graph(trace);
-    if (!args.dot.empty()) {
-      DotOptions dot;
-      dot.title = verdict_line(r);
-      write_report(r, case_output_path(args.dot, file, c.name, several), format_dot(trace, g, r.findings, dot));
-    }
-    if (!args.html.empty())
-      write_report(r, case_output_path(args.html, file, c.name, several), format_html_report(trace, g, r));
-  }
+  if (!args.html.empty())
+    write_report(r, case_output_path(args.html, file, r.input, several), format_html_report(trace, checked.graph, r));
   Verbosity v = args.quiet ? Verbosity::Quiet : args.verbose ? Verbosity::Verbose : Verbosity::Normal;
   out.text = format_text_report(r, &trace, v, opt.max_errors);
   return out;
@@ -140,9 +103,10 @@ int run_check(const CheckArgs& a) {
       return 2;
     }
   }
-  LoadOptions load;
+  InputOptions load;
   if (!load_options(a, load)) return 2;
-  load.ccu = a.ccu;
+  ExpandOptions expand;
+  expand.ccu = a.ccu;
   Result<std::vector<std::string>> files = expand_inputs(a.inputs);
   if (!files) {
     print_error(files.error().message);
@@ -188,9 +152,9 @@ int run_check(const CheckArgs& a) {
   // report alone.
   std::FILE* human = a.json == "-" || a.dot == "-" || a.html == "-" ? stderr : stdout;
   auto check = [&](LoadedCase& c, const std::string& file, bool several) {
-    return check_case(a, opt, c, file, several);
+    return check_one(a, opt, c, file, several);
   };
-  run_batch(files.value(), load, batch, check, [&](FileOutcome&& o) {
+  run_batch(files.value(), load, expand, batch, check, [&](FileOutcome&& o) {
     if (o.error) {
       std::fflush(stdout);
       print_error(o.error->message);

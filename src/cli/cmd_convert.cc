@@ -8,10 +8,10 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "io/jsonl_writer.h"
-#include "io/load.h"
-#include "io/output_path.h"
-#include "io/stlog_writer.h"
+#include "export/jsonl.h"
+#include "io/read.h"
+#include "report/output_path.h"
+#include "export/stlog.h"
 
 namespace cc {
 
@@ -56,10 +56,10 @@ int run_convert(const ConvertArgs& a) {
     print_error(fmt::format("unknown --to \"{}\" (jsonl, stlog)", a.to));
     return 2;
   }
-  LoadOptions load;
+  InputOptions load;
   if (!load_options(a, load)) return 2;
-  load.expand_ccu = false;  // the written trace keeps CCU records, not their expansion
-  Result<std::vector<LoadedCase>> cases = load_file(a.input, load);
+  // Read, not expanded: the written trace keeps CCU records, not their expansion.
+  Result<std::vector<LoadedCase>> cases = read_file(a.input, load);
   if (!cases) {
     print_error(cases.error().message);
     return 2;

@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "gen/registry.h"
-#include "io/jsonl_writer.h"
+#include "export/jsonl.h"
 
 namespace cc {
 

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "cli/commands.h"
-#include "io/report_merge.h"
+#include "report/merge.h"
 
 namespace cc {
 

@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "gen/mutate.h"
-#include "io/jsonl_writer.h"
-#include "io/load.h"
+#include "mutate/mutants.h"
+#include "export/jsonl.h"
+#include "pipeline/pipeline.h"
 
 namespace cc {
 
@@ -23,7 +23,7 @@ struct MutateArgs {
 
 std::string list_text() {
   std::string out = fmt::format("{:<27} {:<8} {}\n", "KIND", "§17", "FAULT (codes that catch it)");
-  for (const gen::FaultInfo& f : gen::fault_kinds()) {
+  for (const mutate::FaultInfo& f : mutate::fault_kinds()) {
     std::string codes;
     for (u16 c : f.codes) codes += fmt::format("{}{}", codes.empty() ? "" : ",", c);
     out += fmt::format("{:<27} {:<8} {} ({})\n", f.name, f.table.empty() ? "-" : f.table, f.what, codes);
@@ -56,18 +56,18 @@ int run_mutate(const MutateArgs& a) {
     print_error("mutate: give INPUT and --kind (collcheck mutate --list)");
     return 2;
   }
-  std::vector<gen::FaultKind> kinds;
+  std::vector<mutate::FaultKind> kinds;
   if (a.kind == "all") {
-    for (const gen::FaultInfo& f : gen::fault_kinds()) kinds.push_back(f.kind);
-  } else if (const gen::FaultInfo* f = gen::find_fault(a.kind)) {
+    for (const mutate::FaultInfo& f : mutate::fault_kinds()) kinds.push_back(f.kind);
+  } else if (const mutate::FaultInfo* f = mutate::find_fault(a.kind)) {
     kinds.push_back(f->kind);
   } else {
     print_error(fmt::format("unknown --kind \"{}\" (collcheck mutate --list)", a.kind));
     return 2;
   }
-  LoadOptions lo;
+  InputOptions lo;
   lo.case_glob = a.case_glob;
-  auto cases = load_file(a.input, lo);
+  auto cases = load_file(a.input, lo, ExpandOptions{});
   if (!cases) return print_error(cases.error().message), 2;
   if (cases->size() != 1) {
     print_error(fmt::format("{}: holds {} cases; choose one with --case", a.input, cases->size()));
@@ -78,15 +78,15 @@ int run_mutate(const MutateArgs& a) {
   std::filesystem::create_directories(a.output, ec);
   if (ec) return print_error(fmt::format("cannot create {}: {}", a.output, ec.message())), 2;
   u32 written = 0;
-  for (gen::FaultKind k : kinds) {
-    auto mutants = gen::make_mutants(t, k, a.seed, a.count);
+  for (mutate::FaultKind k : kinds) {
+    auto mutants = mutate::make_mutants(t, k, a.seed, a.count);
     if (!mutants) return print_error(mutants.error().message), 2;
-    const gen::FaultInfo& f = gen::fault_info(k);
+    const mutate::FaultInfo& f = mutate::fault_info(k);
     if (mutants->empty() && kinds.size() == 1) {
       print_error(fmt::format("{}: no place to apply {} ({})", a.input, f.name, f.what));
       return 2;
     }
-    for (const gen::Mutant& m : *mutants) {
+    for (const mutate::Mutant& m : *mutants) {
       std::string path = (std::filesystem::path(a.output) /
                           fmt::format("{}.{}.{}.jsonl", stem(a.input, cases->front().name), f.name, m.site_index))
                              .string();

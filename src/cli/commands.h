@@ -3,7 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "io/load.h"
+#include "io/input.h"
+#include "model/result.h"
 
 namespace cc {
 
@@ -30,6 +31,11 @@ struct InputArgs {
 };
 void add_input_options(CLI::App* c, InputArgs& a);
 // False, after printing the error, for an unknown --format.
-bool load_options(const InputArgs& a, LoadOptions& out);
+bool load_options(const InputArgs& a, InputOptions& out);
+
+// The one input of a tool (stats, dot, ccu-dis), read and, when `expand`,
+// expanded: --format (a name, "" to detect) and --case select.
+Result<std::vector<LoadedCase>> load_tool_input(const std::string& input, const std::string& format,
+                                                const std::string& case_glob, bool expand = true);
 
 }  // namespace cc

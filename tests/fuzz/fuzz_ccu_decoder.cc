@@ -16,8 +16,8 @@
 #include "ccu/a6_word.h"
 #include "ccu/disasm.h"
 #include "ccu/expand.h"
-#include "check/run_checks.h"
-#include "io/jsonl_reader.h"
+#include "pipeline/stages.h"
+#include "io/jsonl/reader.h"
 
 namespace {
 

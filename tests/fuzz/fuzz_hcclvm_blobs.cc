@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "check/run_checks.h"
+#include "pipeline/stages.h"
 #include "hcclvm_fixture.h"
-#include "io/hcclvm_blobs.h"
-#include "io/hcclvm_db.h"
+#include "io/hcclvm/blobs.h"
+#include "io/hcclvm/db.h"
 
 namespace {
 
@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (cc::test::vm::write_fixture(f, db).empty()) {
-    cc::LoadOptions opt;
+    cc::InputOptions opt;
     opt.keep_stream_ids = size % 3 == 1;
     opt.recorded_peers = size % 5 == 2;
     auto cases = cc::read_hcclvm_handle(db, "fuzz.db", opt);

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "check/run_checks.h"
-#include "io/stlog_reader.h"
-#include "io/stlog_writer.h"
+#include "pipeline/stages.h"
+#include "io/stlog/reader.h"
+#include "export/stlog.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

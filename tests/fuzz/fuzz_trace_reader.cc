@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "check/run_checks.h"
-#include "io/jsonl_reader.h"
+#include "pipeline/stages.h"
+#include "io/jsonl/reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

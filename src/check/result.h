@@ -1,0 +1,55 @@
+// What checking one operator takes (the options) and gives (the findings,
+// their counts and the statistics): shared by the stages, the pipeline that
+// runs them and the reports that format the outcome.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check/sink.h"
+
+namespace cc {
+
+enum StageBits : u32 {
+  kStageGraph = 1,
+  kStageSingle = 2,
+  kStageSync = 4,
+  kStageMem = 8,
+  kStageSemantic = 16,
+  kAllStages = 31,
+};
+
+// Parses "graph,single,sync,mem,semantic"; returns false on an unknown name.
+bool parse_stages(std::string_view list, u32& bits, std::string& error);
+
+struct CheckOptions {
+  u32 stages = kAllStages;
+  u32 max_errors = 20;  // per code
+  bool all_pairs = false;
+  bool strict_reduce = false;  // stage 4: SDMA reduces of one class conflict too
+};
+
+struct StageTime {
+  std::string stage;
+  double ms = 0;
+};
+
+struct CheckResult {
+  std::string input;  // file, or FILE#CASE
+  // Position in an unsharded run: index of the input file, of the case in it
+  // (merge-reports puts shard reports back in this order).
+  u32 order_file = 0, order_case = 0;
+  bool pass = true;
+  std::vector<Finding> findings;  // capped per code, in stage order
+  CountMap totals;                // found per (severity, code, tag), before capping
+  u64 errors = 0, warnings = 0;
+  u32 ranks = 0, streams = 0;
+  u64 tasks = 0;
+  double ms = 0;  // whole check, excluding reading
+  double read_ms = 0;
+  std::vector<StageTime> times;
+  std::vector<std::string> stats;  // "-v" lines: per-stage statistics
+};
+
+}  // namespace cc

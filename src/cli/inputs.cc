@@ -1,0 +1,54 @@
+// What every subcommand shares: the error line, and how inputs are named
+// and read (--format, --op, --case, the HCCL VM flags).
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "pipeline/pipeline.h"
+
+namespace cc {
+
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "collcheck: error: %s\n", message.c_str());
+}
+
+void add_input_options(CLI::App* c, InputArgs& a) {
+  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
+  c->add_option("--op", a.op, "operator parameters (JSON or file) for inputs without them");
+  c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
+  c->add_flag("--keep-stream-ids", a.keep_stream_ids,
+              "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
+  c->add_flag("--recorded-peers", a.recorded_peers,
+              "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
+}
+
+bool load_options(const InputArgs& a, InputOptions& load) {
+  if (!a.format.empty()) {
+    load.format = parse_format(a.format);
+    if (load.format == InputFormat::Unknown) {
+      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
+      return false;
+    }
+  }
+  load.op = a.op;
+  load.case_glob = a.case_glob;
+  load.keep_stream_ids = a.keep_stream_ids;
+  load.recorded_peers = a.recorded_peers;
+  return true;
+}
+
+Result<std::vector<LoadedCase>> load_tool_input(const std::string& input, const std::string& format,
+                                                const std::string& case_glob, bool expand) {
+  InputOptions l;
+  if (!format.empty()) {
+    l.format = parse_format(format);
+    if (l.format == InputFormat::Unknown) return Error{fmt::format("unknown --format \"{}\"", format)};
+  }
+  l.case_glob = case_glob;
+  ExpandOptions e;
+  e.enabled = expand;
+  return load_file(input, l, e);
+}
+
+}  // namespace cc

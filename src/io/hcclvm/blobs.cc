@@ -1,0 +1,201 @@
+#include "io/hcclvm/blobs.h"
+
+#include <fmt/format.h>
+
+namespace cc::hcclvm {
+
+u64 load_le(Bytes b, std::size_t at, std::size_t width) {
+  u64 v = 0;
+  for (std::size_t i = 0; i < width; ++i) v |= u64{b[at + i]} << (8 * i);
+  return v;
+}
+
+namespace {
+
+u16 u16_at(Bytes b, std::size_t at) { return static_cast<u16>(load_le(b, at, 2)); }
+u32 u32_at(Bytes b, std::size_t at) { return static_cast<u32>(load_le(b, at, 4)); }
+u64 u64_at(Bytes b, std::size_t at) { return load_le(b, at, 8); }
+
+}  // namespace
+
+std::optional<OpDetail> decode_op_detail(Bytes b, std::string& why) {
+  if (b.size() < kOpDetailBytes) {
+    why = fmt::format("blob is {} bytes; a packed OpDetails needs {}", b.size(), kOpDetailBytes);
+    return std::nullopt;
+  }
+  OpDetail d;
+  d.op_type = u16_at(b, 0);
+  d.data_type = u16_at(b, 2);
+  d.reduce_type = u16_at(b, 4);
+  d.count = u64_at(b, 6);
+  d.recv_count = u64_at(b, 16);
+  d.recv_data_type = u16_at(b, 24);
+  return d;
+}
+
+std::string_view hccl_cmd_name(u16 code) {
+  switch (code) {
+    case 0: return "INVALID";
+    case 1: return "BROADCAST";
+    case 2: return "ALLREDUCE";
+    case 3: return "REDUCE";
+    case 4: return "SEND";
+    case 5: return "RECEIVE";
+    case 6: return "ALLGATHER";
+    case 7: return "REDUCE_SCATTER";
+    case 8: return "ALLTOALLV";
+    case 9: return "ALLTOALLVC";
+    case 10: return "ALLTOALL";
+    case 11: return "GATHER";
+    case 12: return "SCATTER";
+    case 13: return "BATCH_SEND_RECV";
+    case 14: return "BATCH_PUT";
+    case 15: return "BATCH_GET";
+    case 16: return "ALLGATHER_V";
+    case 17: return "REDUCE_SCATTER_V";
+    case 18: return "BATCH_WRITE";
+    case 20: return "HALF_ALLTOALLV";
+    case 21: return "ALL";
+    case 100: return "FINALIZE";
+    case 101: return "INTER_GROUP_SYNC";
+    case 102: return "INIT";
+    case 103: return "BARRIER";
+    default: return "";
+  }
+}
+
+std::optional<DataType> hccl_data_type(u64 code) {
+  using D = DataType;
+  static constexpr D kTypes[] = {D::INT8,   D::INT16,  D::INT32,  D::FP16,  D::FP32, D::INT64,
+                                 D::UINT64, D::UINT8,  D::UINT16, D::UINT32, D::FP64, D::BFP16,
+                                 D::INT128, D::INT8 /* 13: refused below */,  D::HIF8, D::FP8E4M3,
+                                 D::FP8E5M2, D::FP8E8M0};
+  if (code == 13 || code >= std::size(kTypes)) return std::nullopt;
+  return kTypes[code];
+}
+
+std::optional<ReduceOp> hccl_reduce_op(u64 code) {
+  if (code > 3) return std::nullopt;
+  return static_cast<ReduceOp>(code);  // SUM, PROD, MAX, MIN in HCCL's order
+}
+
+std::optional<VCounts> decode_v_counts(Bytes b, u32 ranks, std::string& why) {
+  u64 need = 8 + 16 * u64{ranks};  // ranks < 2^32: no overflow
+  if (b.size() != need) {
+    why = fmt::format("blob is {} bytes; with rankSize {} a V-operator extension is exactly 8 + 16·{} = {}",
+                      b.size(), ranks, ranks, need);
+    return std::nullopt;
+  }
+  VCounts v;
+  v.local = u64_at(b, 0);
+  v.counts.resize(ranks);
+  v.displs.resize(ranks);
+  for (u32 i = 0; i < ranks; ++i) {
+    v.counts[i] = u64_at(b, 8 + 8 * std::size_t{i});
+    v.displs[i] = u64_at(b, 8 + 8 * std::size_t{ranks} + 8 * std::size_t{i});
+  }
+  return v;
+}
+
+std::optional<std::vector<u64>> decode_matrix(Bytes b, u32 ranks, std::string& why) {
+  if (b.size() < 4) {
+    why = fmt::format("blob is {} bytes; an all-to-all matrix needs a 4-byte cell count and {}·{} cells",
+                      b.size(), ranks, ranks);
+    return std::nullopt;
+  }
+  u64 n = u32_at(b, 0);
+  u64 fit = (b.size() - 4) / 8;
+  if (n > fit) {
+    why = fmt::format("cell count {} needs {} bytes; the blob has {}", n, 4 + 8 * n, b.size());
+    return std::nullopt;
+  }
+  u64 want = u64{ranks} * ranks;
+  if (n != want) {
+    why = fmt::format("cell count {} is not rankSize² = {}", n, want);
+    return std::nullopt;
+  }
+  if (b.size() != 4 + 8 * n) {
+    why = fmt::format("blob is {} bytes; {} cells take exactly {}", b.size(), n, 4 + 8 * n);
+    return std::nullopt;
+  }
+  std::vector<u64> m(n);
+  for (u64 i = 0; i < n; ++i) m[i] = u64_at(b, 4 + 8 * i);
+  return m;
+}
+
+std::optional<u32> decode_batch_items(Bytes b, std::string& why) {
+  if (b.size() != 4) {
+    why = fmt::format("blob is {} bytes; a BatchSendRecv extension is exactly 4 (u32 itemNum)", b.size());
+    return std::nullopt;
+  }
+  return u32_at(b, 0);
+}
+
+std::string_view meta_type_name(u8 type) {
+  switch (type) {
+    case kMetaNotifyWait: return "NOTIFY_WAIT";
+    case kMetaNotifyRecord: return "NOTIFY_RECORD";
+    case kMetaReduce: return "REDUCE";
+    case kMetaMemCpy: return "MEM_CPY";
+    case kMetaCcuGraph: return "CCU_GRAPH";
+    case kMetaAivGraph: return "AIV_GRAPH";
+    case kMetaEventWait: return "EVENT_WAIT";
+    case kMetaEventRecord: return "EVENT_RECORD";
+    default: return "";
+  }
+}
+
+std::optional<TaskMeta> decode_task_meta(Bytes b, std::string& why) {
+  if (b.size() < kTaskMetaBytes) {
+    why = fmt::format("blob is {} bytes; a packed HcclTaskMetaData needs {}", b.size(), kTaskMetaBytes);
+    return std::nullopt;
+  }
+  TaskMeta m;
+  m.type = b[0];
+  m.rank = u32_at(b, 3);
+  m.stream = u64_at(b, 7);
+  switch (m.type) {
+    case kMetaMemCpy:
+    case kMetaReduce:
+      m.src_rank = u32_at(b, 35);
+      m.src_addr = u64_at(b, 39);
+      m.dst_rank = u32_at(b, 47);
+      m.dst_addr = u64_at(b, 51);
+      m.len = u64_at(b, 59);
+      if (m.type == kMetaMemCpy) {
+        m.protocol = b[67];
+      } else {
+        m.data_type = b[67];
+        m.reduce_op = b[68];
+        m.protocol = b[69];
+      }
+      break;
+    case kMetaNotifyWait:
+    case kMetaNotifyRecord:
+      m.src_rank = u32_at(b, 35);
+      m.notify_id = u64_at(b, 39);
+      m.dst_rank = u32_at(b, 47);
+      m.protocol = b[52];
+      break;
+    case kMetaCcuGraph: {
+      CcuSqe& q = m.sqe;
+      q.die = b[35];
+      q.mission = b[36];
+      q.timeout = u16_at(b, 37);
+      q.inst_start = u16_at(b, 39);
+      q.inst_count = u16_at(b, 41);
+      q.key = u32_at(b, 43);
+      q.arg_size = u32_at(b, 47);
+      for (u32 k = 0; k < kCcuSqeArgs; ++k) q.args[k] = u64_at(b, 51 + 8 * std::size_t{k});
+      break;
+    }
+    case kMetaAivGraph:
+      m.launch_idx = u64_at(b, 35);
+      break;
+    default:
+      break;
+  }
+  return m;
+}
+
+}  // namespace cc::hcclvm

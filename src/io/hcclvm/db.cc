@@ -1,0 +1,182 @@
+#include "io/hcclvm/db.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "io/hcclvm/ccu.h"
+#include "io/hcclvm/notify.h"
+#include "io/hcclvm/op.h"
+#include "model/describe.h"
+
+namespace cc {
+
+namespace {
+
+using namespace hcclvm;
+
+using TaskMap = std::unordered_map<i64, std::vector<TaskRow>>;
+
+class Importer {
+ public:
+  Importer(Db& db, const InputOptions& opt) : db_(db), opt_(opt) {}
+
+  Result<std::vector<LoadedCase>> run() {
+    std::string err = db_.begin_read();
+    if (!err.empty()) return Error{err};
+    auto rows = read_rows(db_);
+    if (!rows) return rows.error();
+    rows_ = std::move(rows.value());
+    if (rows_.ops.empty()) return Error{place_error(db_.file(), "opDetails", kNoRow, "", "no operator is recorded")};
+    std::vector<OpGroup> groups = form_groups(rows_);
+    std::vector<const OpGroup*> selected;
+    for (const OpGroup& g : groups)
+      if (opt_.case_glob.empty() || glob_match(opt_.case_glob, g.name()) ||
+          glob_match(opt_.case_glob, db_.file() + "#" + g.name()))
+        selected.push_back(&g);
+    if (!(err = read_selected_tasks(selected)).empty()) return Error{err};
+    std::vector<LoadedCase> cases;
+    for (const OpGroup* g : selected) {
+      Result<ReadTrace> r = g->synced ? group_case(*g) : never_synced(*g);
+      if (!r) return r.error();
+      cases.push_back({db_.file() + "#" + g->name(), std::move(r.value())});
+    }
+    return cases;
+  }
+
+ private:
+  // One scan per task table, for the operators of all selected groups.
+  std::string read_selected_tasks(const std::vector<const OpGroup*>& selected) {
+    std::map<u64, std::unordered_set<i64>> wanted;
+    for (const OpGroup* g : selected)
+      if (g->synced)
+        for (const OpRow* m : g->members) wanted[m->pid].insert(m->id);
+    for (const auto& [pid, ids] : wanted) {
+      if (!db_.has_table(task_table(pid))) {
+        missing_.insert(pid);
+        continue;
+      }
+      auto r = read_tasks(db_, pid, ids);
+      if (!r) return r.error().message;
+      for (auto& [op, list] : r.value()) tasks_[op] = std::move(list);
+    }
+    return {};
+  }
+
+  Result<ReadTrace> never_synced(const OpGroup& g) {
+    ReadTrace rt;
+    Trace& t = rt.trace;
+    t.file = db_.file();
+    t.name = g.name();
+    t.unchecked = true;
+    u32 n = g.members.front()->rank_size;
+    t.op.ranks = n <= kMaxRanks ? n : 0;
+    std::string why = rows_.synced ? fmt::format("its window {} comes after the last synchronised window {} (the "
+                                                 "highest syncIter in syncRecords)",
+                                                 g.window, rows_.max_sync_iter)
+                                   : std::string("syncRecords is empty, no stream was ever synchronised");
+    Finding f = import_warning("HCCLVM-W-NEVER-SYNCED",
+                               fmt::format("Op group {} was never synchronised: {}. HCCL's checker does not check it, "
+                                           "and neither does collcheck: not checked.",
+                                           g.name(), why));
+    std::string members;
+    for (std::size_t i = 0; i < g.members.size() && i < 16; ++i)
+      members += (i ? ", " : "") + member_name(*g.members[i]);
+    f.details.push_back("Rows : " + members + (g.members.size() > 16 ? ", …" : ""));
+    rt.findings.push_back(std::move(f));
+    finalize_trace(t);
+    return rt;
+  }
+
+  Result<ReadTrace> group_case(const OpGroup& g) {
+    ReadTrace rt;
+    Trace& t = rt.trace;
+    t.file = db_.file();
+    auto op = assemble_op(db_, g);
+    if (!op) return op.error();
+    t.op = std::move(op.value().op);
+    t.name = fmt::format("{} {}", g.name(), name(t.op.type));
+    rt.findings = std::move(op.value().findings);
+    if (op.value().refused) {
+      t.unchecked = true;
+      finalize_trace(t);  // no tasks; implied sizes of a refused operator do not matter
+      return rt;
+    }
+    Blocks blocks;
+    for (const OpRow* m : g.members) {
+      auto it = rows_.mem.find(m->id);
+      if (it == rows_.mem.end())
+        return Error{place_error(db_.file(), "opMemInfo", kNoRow, "opDetailId",
+                                 fmt::format("no row for {} (op group {})", member_name(*m), g.name()))};
+      blocks.add(m->rank, it->second);
+    }
+    t.op.in_place = in_place_allowed(t.op.type) && blocks_in_place(blocks, t.op.type);
+    declare_sizes(t, blocks);
+    ImportOptions io{opt_.keep_stream_ids, opt_.recorded_peers};
+    TaskTranslator tr(t, blocks, rt.findings, io);
+    static const std::vector<TaskRow> kNoRows;
+    for (const OpRow* m : g.members) {
+      if (missing_.count(m->pid) && g.members.size() > 1)
+        return Error{place_error(db_.file(), task_table(m->pid), kNoRow, "",
+                                 fmt::format("no such table, but {} belongs to op group {} of {} members", member_name(*m),
+                                             g.name(), g.members.size()))};
+      auto it = tasks_.find(m->id);
+      tr.member(*m, it == tasks_.end() ? kNoRows : it->second);
+      if (it != tasks_.end()) tasks_.erase(it);  // translated: the rows are not needed again
+    }
+    infer_peers(t, tr.syncs(), opt_.recorded_peers, rt.findings);
+    std::string err = fill_ccu(db_, ccu_, g, blocks, t, rt.findings);
+    if (!err.empty()) return Error{err};
+    // A lone rank of a one-rank communicator that issued no task counts
+    // as a success (§4 step 5).
+    if (g.members.size() == 1 && t.op.ranks == 1 && t.tasks.empty()) t.unchecked = true;
+    std::vector<u32> new_id;
+    std::string what = finalize_trace(t, &new_id);
+    for (Finding& f : rt.findings) {
+      for (u32& task : f.tasks) task = new_id[task];
+      // Where the record sits, now that positions are final.
+      if (f.code != 0 && f.tasks.size() == 1) f.details.insert(f.details.begin(), "Task : " + task_line(t, f.tasks[0]));
+    }
+    if (!what.empty()) {
+      rt.findings.push_back(import_error(405, fmt::format("Op group {}: the {} parameters cannot be checked: {}.",
+                                                          g.name(), name(t.op.type), what)));
+      t.unchecked = true;
+    }
+    return rt;
+  }
+
+  // Each member's blocks are its buffer sizes: a slice past the end of its
+  // block is 201 in stage 2 (§9). OUTPUT of an in-place operator is INPUT.
+  static void declare_sizes(Trace& t, const Blocks& blocks) {
+    t.buffers.intern("CCL");
+    for (const auto& [rank, rb] : blocks.all())
+      for (u32 b = 0; b < kBlockTypes; ++b) {
+        u64 size = t.op.in_place && b == kOutput ? rb[kInput].size : rb[b].size;
+        t.sizes.per_rank[(u64{rank} << 16) | b] = size;
+      }
+  }
+
+  Db& db_;
+  const InputOptions& opt_;
+  DbRows rows_;
+  TaskMap tasks_;
+  std::set<u64> missing_;  // pids without a task table
+  CcuTables ccu_;
+};
+
+}  // namespace
+
+Result<std::vector<LoadedCase>> read_hcclvm_db(const std::string& path, const InputOptions& options) {
+  auto db = Db::open(path);
+  if (!db) return db.error();
+  return Importer(db.value(), options).run();
+}
+
+Result<std::vector<LoadedCase>> read_hcclvm_handle(sqlite3* handle, const std::string& display,
+                                                   const InputOptions& options) {
+  Db db(handle, display);
+  return Importer(db, options).run();
+}
+
+}  // namespace cc

@@ -1,0 +1,200 @@
+#include "io/hcclvm/rows.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace cc::hcclvm {
+
+namespace {
+
+// A blob decoder's failure, named by its place.
+template <typename T>
+bool decoded(Query& q, const char* column, std::optional<T>&& v, T& out, const std::string& why) {
+  if (!v) {
+    q.fail(column, why);
+    return false;
+  }
+  out = std::move(*v);
+  return true;
+}
+
+Result<std::vector<OpRow>> read_ops(Db& db) {
+  const char* t = "opDetails";
+  std::string err = db.require_columns(t, {"id", "pid", "rankId", "syncIter", "root", "devType", "rankSize",
+                                           "srcRank", "dstRank", "opDetail", "opExtInfo"});
+  if (!err.empty()) return Error{err};
+  Query q(db, t,
+          "SELECT id, pid, rankId, syncIter, root, devType, rankSize, srcRank, dstRank, opDetail "
+          "FROM opDetails ORDER BY id");
+  std::vector<OpRow> ops;
+  while (q.next()) {
+    OpRow r;
+    r.id = q.row();
+    r.pid = q.count(1, "pid");
+    r.rank = q.uint32(2, "rankId");
+    r.sync_iter = q.count(3, "syncIter");
+    r.root = q.uint32(4, "root");
+    r.dev_type = q.int64(5, "devType");
+    r.rank_size = q.uint32(6, "rankSize");
+    r.src_rank = q.uint32(7, "srcRank");
+    r.dst_rank = q.uint32(8, "dstRank");
+    std::string why;
+    decoded(q, "opDetail", decode_op_detail(q.blob(9, "opDetail"), why), r.detail, why);
+    if (!q.ok()) break;
+    ops.push_back(std::move(r));
+  }
+  if (!q.ok()) return Error{q.error()};
+  return ops;
+}
+
+Result<std::unordered_map<i64, MemRow>> read_mem(Db& db) {
+  const char* t = "opMemInfo";
+  std::string err = db.require_columns(
+      t, {"id", "opDetailId", "inputAddr", "inputSize", "outputAddr", "outputSize", "cclAddr", "cclSize"});
+  if (!err.empty()) return Error{err};
+  Query q(db, t,
+          "SELECT id, opDetailId, inputAddr, inputSize, outputAddr, outputSize, cclAddr, cclSize "
+          "FROM opMemInfo ORDER BY id");
+  std::unordered_map<i64, MemRow> mem;
+  static const char* kCols[] = {"inputAddr", "inputSize", "outputAddr", "outputSize", "cclAddr", "cclSize"};
+  while (q.next()) {
+    MemRow m;
+    m.id = q.row();
+    i64 op = q.int64(1, "opDetailId");
+    for (int b = 0; b < 3; ++b) {
+      m.addr[b] = q.uint64(2 + 2 * b, kCols[2 * b]);
+      m.size[b] = q.uint64(3 + 2 * b, kCols[2 * b + 1]);
+    }
+    if (!q.ok()) break;
+    mem.emplace(op, m);  // the first row of an operator wins (§3.2)
+  }
+  if (!q.ok()) return Error{q.error()};
+  return mem;
+}
+
+}  // namespace
+
+Result<DbRows> read_rows(Db& db) {
+  DbRows rows;
+  auto ops = read_ops(db);
+  if (!ops) return ops.error();
+  rows.ops = std::move(ops.value());
+  auto mem = read_mem(db);
+  if (!mem) return mem.error();
+  rows.mem = std::move(mem.value());
+  std::string err = db.require_columns("syncRecords", {"id", "syncIter"});
+  if (!err.empty()) return Error{err};
+  Query q(db, "syncRecords", "SELECT id, syncIter FROM syncRecords ORDER BY id");
+  while (q.next()) {
+    u64 s = q.count(1, "syncIter");
+    if (!q.ok()) break;
+    rows.max_sync_iter = rows.synced ? std::max(rows.max_sync_iter, s) : s;
+    rows.synced = true;
+  }
+  if (!q.ok()) return Error{q.error()};
+  return rows;
+}
+
+Result<std::vector<u8>> read_ext(Db& db, i64 id) {
+  Query q(db, "opDetails", "SELECT id, opExtInfo FROM opDetails WHERE id = ?");
+  q.bind(1, id);
+  std::vector<u8> out;
+  if (q.next()) {
+    auto b = q.blob(1, "opExtInfo");
+    out.assign(b.begin(), b.end());
+  }
+  if (!q.ok()) return Error{q.error()};
+  return out;
+}
+
+std::string task_table(u64 pid) { return fmt::format("opTask_P_{}", pid); }
+
+Result<std::unordered_map<i64, std::vector<TaskRow>>> read_tasks(Db& db, u64 pid,
+                                                                 const std::unordered_set<i64>& wanted) {
+  std::unordered_map<i64, std::vector<TaskRow>> out;
+  std::string t = task_table(pid);
+  if (!db.has_table(t)) return out;
+  std::string err = db.require_columns(t, {"id", "opDetailId", "taskSeq", "opTaskMeta"});
+  if (!err.empty()) return Error{err};
+  Query q(db, t, fmt::format("SELECT id, opDetailId, taskSeq, opTaskMeta FROM \"{}\"", t));
+  while (q.next()) {
+    i64 op = q.int64(1, "opDetailId");
+    if (!q.ok()) break;
+    if (!wanted.count(op)) continue;
+    TaskRow r;
+    r.id = q.row();
+    r.seq = q.int64(2, "taskSeq");
+    std::string why;
+    decoded(q, "opTaskMeta", decode_task_meta(q.blob(3, "opTaskMeta"), why), r.meta, why);
+    if (!q.ok()) break;
+    out[op].push_back(r);
+  }
+  if (!q.ok()) return Error{q.error()};
+  // The reference orders by taskSeq; ties get a fixed order by id (§3.4).
+  for (auto& [op, rows] : out)
+    std::sort(rows.begin(), rows.end(),
+              [](const TaskRow& a, const TaskRow& b) { return a.seq != b.seq ? a.seq < b.seq : a.id < b.id; });
+  return out;
+}
+
+Result<std::vector<CcuImageRow>> read_ccu_images(Db& db, std::vector<i64>& skipped) {
+  const char* t = "ccuInstrRes";
+  std::vector<CcuImageRow> out;
+  if (!db.has_table(t)) return out;
+  std::string err = db.require_columns(t, {"id", "rankId", "dieId", "instrCount", "instrSpace"});
+  if (!err.empty()) return Error{err};
+  // Newest row per (rank, die): rows in id order, later ones replace.
+  std::map<std::pair<u32, u32>, std::size_t> at;
+  Query q(db, t, "SELECT id, rankId, dieId, instrCount, instrSpace FROM ccuInstrRes ORDER BY id");
+  while (q.next()) {
+    CcuImageRow r;
+    r.id = q.row();
+    r.rank = q.uint32(1, "rankId");
+    r.die = q.uint32(2, "dieId");
+    u64 words = q.count(3, "instrCount");
+    if (!q.ok()) break;
+    if (words == 0 || words > kCcuMaxWords) {  // skipped by the reference too (§3.5)
+      skipped.push_back(r.id);
+      continue;
+    }
+    auto space = q.blob(4, "instrSpace");
+    if (space.size() < words * kCcuWordBytes) {
+      q.fail("instrSpace", fmt::format("blob is {} bytes; instrCount {} needs {} ({} bytes per word)",
+                                       space.size(), words, words * kCcuWordBytes, kCcuWordBytes));
+      break;
+    }
+    r.words = static_cast<u32>(words);
+    r.bytes.assign(space.begin(), space.begin() + static_cast<std::ptrdiff_t>(words * kCcuWordBytes));
+    auto [it, added] = at.emplace(std::pair{r.rank, r.die}, out.size());
+    if (added) out.push_back(std::move(r));
+    else out[it->second] = std::move(r);
+  }
+  if (!q.ok()) return Error{q.error()};
+  return out;
+}
+
+Result<std::vector<CcuChannelRow>> read_ccu_channels(Db& db) {
+  const char* t = "ccuChannels";
+  std::vector<CcuChannelRow> out;
+  if (!db.has_table(t)) return out;
+  std::string err = db.require_columns(t, {"id", "channelId", "srcDieId", "dstDieId", "srcRankId", "dstRankId"});
+  if (!err.empty()) return Error{err};
+  Query q(db, t,
+          "SELECT id, channelId, srcDieId, dstDieId, srcRankId, dstRankId FROM ccuChannels ORDER BY id");
+  while (q.next()) {
+    CcuChannelRow c;
+    c.id = q.row();
+    c.channel = q.uint32(1, "channelId");
+    c.src_die = q.uint32(2, "srcDieId");
+    c.dst_die = q.uint32(3, "dstDieId");
+    c.src_rank = q.uint32(4, "srcRankId");
+    c.dst_rank = q.uint32(5, "dstRankId");
+    if (!q.ok()) break;
+    out.push_back(c);
+  }
+  if (!q.ok()) return Error{q.error()};
+  return out;
+}
+
+}  // namespace cc::hcclvm

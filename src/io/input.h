@@ -1,0 +1,51 @@
+// What reading an input takes and gives, shared by every reader (io/jsonl,
+// io/stlog, io/hcclvm) and by the pipeline, so that no reader includes
+// another reader or the dispatcher (io/read.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/detect.h"
+#include "model/finding.h"
+#include "model/trace.h"
+
+namespace cc {
+
+// How inputs are read (check, stats, dot, mutate and convert share them).
+struct InputOptions {
+  InputFormat format = InputFormat::Unknown;  // Unknown: detect from content
+  std::string op;                             // --op: JSON text or a file name
+  std::string case_glob;                      // --case
+  // HCCL VM databases (see docs/DESIGN.md, "HCCL VM databases").
+  bool keep_stream_ids = false;  // --keep-stream-ids: no renumbering of a rank without stream 0
+  bool recorded_peers = false;   // --recorded-peers: trust a notify peer the record stores
+};
+
+// One operator as a reader leaves it.
+struct ReadTrace {
+  Trace trace;
+  // Findings the reader itself raises (101 for an unknown task type).
+  std::vector<Finding> findings;
+  // Lines an importer keeps for the user that are not findings (an ST log's
+  // reference-checker error lines); `convert` writes them as comments.
+  std::vector<std::string> notes;
+};
+
+// One operator of an input: a trace file is one case; a database or an ST
+// log may hold many, each named FILE#CASE.
+struct LoadedCase {
+  std::string name;
+  ReadTrace read;
+  double read_ms = 0;  // this case's share of the time spent reading its file
+  // Filled by the pipeline's expansion stage (pipeline/pipeline.h): its time
+  // and its "-v" lines (none without CCU missions).
+  double expand_ms = 0;
+  std::vector<std::string> expand_stats{};
+};
+
+// Whether `name` matches the glob `pattern` (*, ?, [...]): how --case
+// selects the operators of an input.
+bool glob_match(const std::string& pattern, const std::string& name);
+
+}  // namespace cc

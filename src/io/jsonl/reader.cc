@@ -1,0 +1,487 @@
+#include "io/jsonl/reader.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+
+#include "io/jsonl/carried.h"
+#include "io/jsonl/ccu_lines.h"
+#include "io/line_reader.h"
+#include "io/trace_json.h"
+#include "model/describe.h"
+
+namespace cc {
+
+static_assert(kLinePadding >= simdjson::SIMDJSON_PADDING, "line padding too small for simdjson");
+
+namespace {
+
+using simdjson::dom::element;
+
+bool is_blank_or_comment(std::string_view line) {
+  for (char c : line) {
+    if (c == ' ' || c == '\t') continue;
+    return c == '#';
+  }
+  return true;
+}
+
+// Parses one trace file. Every failure is a message "FILE:LINE: ...".
+class JsonlParser {
+ public:
+  explicit JsonlParser(const std::string& display) { out_.trace.file = display; }
+
+  Result<ReadTrace> run(LineReader& lines);
+  void reserve(std::size_t tasks) {
+    out_.trace.tasks.reserve(tasks);
+    out_.trace.groups.reserve(tasks / 2);
+    out_.trace.slices.reserve(tasks);
+  }
+
+ private:
+  std::string header(element e);
+  std::string task(element e);
+  std::string slice(element e, std::string_view what, u32& index);
+  std::string group_srcs(element e, std::string_view what, Group& g);
+  std::string data_groups(element e, Task& t, bool batch, bool reduce);
+  std::string notify_names(element e);
+  std::string inexact_notifies(element e);
+  std::string finish_findings(const std::vector<u32>& new_id);
+
+  ReadTrace out_;
+  std::vector<CarriedFinding> carried_;  // header "importFindings"
+  std::vector<CarriedFinding> notes_;    // header "taskNotes"
+  u64 line_ = 0;
+  u64 version_ = 0;
+  CcuLineState ccu_;
+};
+
+Result<ReadTrace> JsonlParser::run(LineReader& lines) {
+  simdjson::dom::parser parser;
+  bool have_header = false;
+  std::string_view text;
+  Trace& t = out_.trace;
+  auto fail = [&](const std::string& what) {
+    return Error{fmt::format("{}:{}: {}", t.file, line_, what)};
+  };
+  while (lines.next(text)) {
+    line_ = lines.line_number();
+    if (is_blank_or_comment(text)) continue;
+    if (line_ > 0xffffffffu) return fail("more than 2^32 lines are not supported");
+    element e;
+    auto err = parser.parse(text.data(), text.size(), false).get(e);
+    if (err == simdjson::NUMBER_ERROR)
+      return fail("invalid number (integers must be unsigned and fit in 64 bits)");
+    if (err) return fail(fmt::format("invalid JSON: {}", simdjson::error_message(err)));
+    if (!e.is_object()) return fail("a line must be a JSON object");
+    std::string what = have_header ? task(e) : header(e);
+    if (!what.empty()) return fail(what);
+    have_header = true;
+  }
+  if (!lines.error().empty())
+    return Error{fmt::format("{}:{}: {}", t.file, lines.line_number() + 1, lines.error())};
+  if (!have_header) {
+    line_ = lines.line_number() == 0 ? 1 : lines.line_number();
+    return fail("no trace header (the file holds no JSON line)");
+  }
+  u32 ccu_line = 0;
+  if (std::string what = finish_ccu_lines(t, ccu_, ccu_line); !what.empty())
+    return Error{fmt::format("{}:{}: {}", t.file, ccu_line, what)};
+  std::vector<u32> new_id;
+  std::string what = finalize_trace(t, &new_id);
+  if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
+  what = finish_findings(new_id);
+  if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
+  return std::move(out_);
+}
+
+// The header's carried import findings come first. A carried 101, 110 (an
+// HCCL VM address in no block) or 111 names a record its importer could not
+// turn into a node; the converted trace keeps it as an UNKNOWN task, for
+// which the reader's own 101 would report the same thing twice.
+std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
+  for (Finding& f : out_.findings)
+    for (u32& task : f.tasks) task = new_id[task];
+  std::string err = resolve_task_notes(out_.trace, notes_);
+  if (!err.empty()) return err;
+  if (carried_.empty()) return {};
+  std::vector<Finding> all;
+  err = resolve_carried_findings(out_.trace, carried_, all);
+  if (!err.empty()) return err;
+  std::vector<u32> stand_in;
+  for (const Finding& f : all)
+    if (f.code == 101 || f.code == 110 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
+  std::sort(stand_in.begin(), stand_in.end());
+  for (Finding& f : out_.findings) {
+    bool covered = f.code == 101 && f.tasks.size() == 1 &&
+                   std::binary_search(stand_in.begin(), stand_in.end(), f.tasks[0]);
+    if (!covered) all.push_back(std::move(f));
+  }
+  out_.findings = std::move(all);
+  return {};
+}
+
+std::string JsonlParser::notify_names(element e) {
+  simdjson::dom::object o;
+  if (e.get_object().get(o)) return "\"notifyNames\" must be an object";
+  auto& names = out_.trace.notify_names;
+  for (auto [k, v] : o) {
+    u64 id = 0;
+    auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), id);
+    if (ec != std::errc() || p != k.data() + k.size() || k.empty() || id > 0xffffffffu)
+      return fmt::format("\"notifyNames\" key \"{}\" must be a notify id", k);
+    std::string_view s;
+    std::string err = get_string(v, "notifyNames", s);
+    if (!err.empty()) return err;
+    names.emplace_back(static_cast<u32>(id), std::string(s));
+  }
+  std::sort(names.begin(), names.end());
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (names[i].first == names[i - 1].first)
+      return fmt::format("\"notifyNames\" names notify id {} twice", names[i].first);
+  return {};
+}
+
+// Notify ids that do not name one notify (Trace::inexact_notifies).
+std::string JsonlParser::inexact_notifies(element e) {
+  simdjson::dom::array a;
+  if (e.get_array().get(a)) return "\"inexactNotifies\" must be an array of notify ids";
+  auto& ids = out_.trace.inexact_notifies;
+  for (element v : a) {
+    u32 id = 0;
+    std::string err = get_u32(v, "inexactNotifies", id);
+    if (!err.empty()) return err;
+    ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return {};
+}
+
+std::string JsonlParser::header(element e) {
+  JsonField format, version, op, buffers, rank_buffers, name, names, inexact, carried, notes, unchecked, ccu;
+  for (auto [k, v] : as_object(e)) {
+    if (k == "format") format = v;
+    else if (k == "inexactNotifies") inexact = v;
+    else if (k == "taskNotes") notes = v;
+    else if (k == "unchecked") unchecked = v;
+    else if (k == "notifyNames") names = v;
+    else if (k == "importFindings") carried = v;
+    else if (k == "ccu") ccu = v;
+    else if (k == "version") version = v;
+    else if (k == "op") op = v;
+    else if (k == "buffers") buffers = v;
+    else if (k == "rankBuffers") rank_buffers = v;
+    else if (k == "name") name = v;
+  }
+  std::string_view s;
+  if (!format.is_valid()) {
+    simdjson::dom::object o = as_object(e);
+    if (o["rank"].error() == simdjson::SUCCESS || o["type"].error() == simdjson::SUCCESS)
+      return "a task line comes before the trace header";
+    return "the first line must be the trace header with \"format\":\"collcheck-trace\"";
+  }
+  if (format.get_string().get(s) || s != "collcheck-trace")
+    return "\"format\" must be \"collcheck-trace\"";
+  if (!version.is_valid()) return "the header lacks \"version\"";
+  u64 ver = 0;
+  std::string err = get_u64(version, "version", ver);
+  if (!err.empty()) return err;
+  if (ver > kTraceVersion)
+    return fmt::format("trace format version {} is newer than this collcheck reads (version {})", ver,
+                       kTraceVersion);
+  if (ver < 1) return "\"version\" must be 1 or 2";
+  version_ = ver;
+  if (!op.is_valid()) return "the header lacks \"op\"";
+  Trace& t = out_.trace;
+  if (!(err = parse_op(op, t.op)).empty()) return err;
+  if (buffers.is_valid() && !(err = parse_buffers(buffers, t)).empty()) return err;
+  if (rank_buffers.is_valid() && !(err = parse_rank_buffers(rank_buffers, t)).empty()) return err;
+  if (name.is_valid()) {
+    if (!(err = get_string(name, "name", s)).empty()) return err;
+    t.name = std::string(s);
+  }
+  if (names.is_valid() && !(err = notify_names(names)).empty()) return err;
+  if (inexact.is_valid() && !(err = inexact_notifies(inexact)).empty()) return err;
+  if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
+  if (notes.is_valid() && !(err = parse_task_notes(notes, notes_)).empty()) return err;
+  if (unchecked.is_valid() && unchecked.get_bool().get(t.unchecked)) return "\"unchecked\" must be true or false";
+  if (ccu.is_valid()) {
+    if (ver < 2) return "\"ccu\" needs trace format version 2";
+    if (!(err = parse_ccu_header(ccu, t)).empty()) return err;
+  }
+  return {};
+}
+
+std::string JsonlParser::slice(element e, std::string_view what, u32& index) {
+  if (!e.is_object()) return fmt::format("\"{}\" must be a slice object", what);
+  JsonField rank, type, offset, len, recorded;
+  for (auto [k, v] : as_object(e)) {
+    if (k == "rank") rank = v;
+    else if (k == "type") type = v;
+    else if (k == "offset") offset = v;
+    else if (k == "len") len = v;
+    else if (k == "recordedLen") recorded = v;
+  }
+  for (auto [el, key] : {std::pair{rank, "rank"}, {type, "type"}, {offset, "offset"}, {len, "len"}})
+    if (!el.is_valid()) return fmt::format("slice \"{}\" lacks \"{}\"", what, key);
+  Slice s;
+  u64 r = 0;
+  std::string err;
+  if (!(err = get_u64(rank, "rank", r)).empty()) return err;
+  s.rank = r > 0xffffffffu ? kNone : static_cast<u32>(r);  // outside the operator: 201
+  std::string_view buf;
+  if (!(err = get_string(type, "type", buf)).empty()) return err;
+  if (!valid_buffer_name(buf))
+    return fmt::format("buffer type \"{}\" must match [A-Z][A-Z0-9_]*", buf);
+  Trace& t = out_.trace;
+  s.buf = t.buffers.intern(buf);
+  if (s.buf == kNoBuf) return "too many buffer types";
+  if (t.op.in_place && s.buf == kOutput) s.buf = kInput;
+  if (!(err = get_u64(offset, "offset", s.offset)).empty()) return err;
+  if (!(err = get_u64(len, "len", s.len)).empty()) return err;
+  if (t.slices.size() >= 0xfffffffeu) return "too many slices";
+  index = static_cast<u32>(t.slices.size());
+  // What an imported record said the slice was, when larger than the bytes
+  // the task moves (Trace::recorded_lens; written by `convert`).
+  if (recorded.is_valid()) {
+    u64 rec = 0;
+    if (what != "dst") return fmt::format("slice \"{}\": only a copy's \"dst\" may have \"recordedLen\"", what);
+    if (!(err = get_u64(recorded, "recordedLen", rec)).empty()) return err;
+    if (rec <= s.len)
+      return fmt::format("slice \"dst\": \"recordedLen\" {} must be larger than \"len\" {}", rec, s.len);
+    t.recorded_lens.emplace_back(index, rec);
+  }
+  t.slices.push_back(s);
+  return {};
+}
+
+// Sources of a group: `e` is one slice or an array of slices.
+std::string JsonlParser::group_srcs(element e, std::string_view what, Group& g) {
+  Trace& t = out_.trace;
+  g.first_src = static_cast<u32>(t.slices.size());
+  g.src_count = 0;
+  if (e.is_array()) {
+    for (element s : as_array(e)) {
+      u32 idx;
+      std::string err = slice(s, what, idx);
+      if (!err.empty()) return err;
+      ++g.src_count;
+    }
+    return {};
+  }
+  u32 idx;
+  std::string err = slice(e, what, idx);
+  if (err.empty()) g.src_count = 1;
+  return err;
+}
+
+// Reads the groups of a data task. Sources are stored before the destination
+// of each group so that a group's sources are contiguous.
+std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) {
+  Trace& t = out_.trace;
+  if (t.groups.size() >= 0xfffffffeu) return "too many tasks";
+  task.first_group = static_cast<u32>(t.groups.size());
+  auto one_group = [&](element obj, std::string_view ctx) -> std::string {
+    JsonField src, srcs, dst;
+    for (auto [k, v] : as_object(obj)) {
+      if (k == "src") src = v;
+      else if (k == "srcs") srcs = v;
+      else if (k == "dst") dst = v;
+    }
+    Group g;
+    std::string err;
+    if (reduce) {
+      if (src.is_valid() && srcs.is_valid()) return fmt::format("{} has both \"src\" and \"srcs\"", ctx);
+      if (srcs.is_valid() && !srcs.is_array()) return "\"srcs\" must be an array of slices";
+      if (src.is_valid() && !src.is_object()) return "\"src\" must be a slice object";
+      // No source at all is representable: stage 2 reports it (201).
+      g.first_src = static_cast<u32>(t.slices.size());
+      if (srcs.is_valid()) err = group_srcs(srcs, "srcs", g);
+      else if (src.is_valid()) err = group_srcs(src, "src", g);
+    } else {
+      if (!src.is_valid()) return fmt::format("{} lacks \"src\"", ctx);
+      if (!src.is_object()) return "\"src\" must be a slice object";
+      err = group_srcs(src, "src", g);
+    }
+    if (!err.empty()) return err;
+    if (!dst.is_valid()) return fmt::format("{} lacks \"dst\"", ctx);
+    if (!(err = slice(dst, "dst", g.dst)).empty()) return err;
+    if (reduce && !t.recorded_lens.empty() && t.recorded_lens.back().first == g.dst)
+      return "only a copy's \"dst\" may have \"recordedLen\" (a reduce's lengths must agree)";
+    t.groups.push_back(g);
+    ++task.group_count;
+    return {};
+  };
+  if (!batch) return one_group(e, fmt::format("{}", name(task.type)));
+  std::string_view key = reduce ? "groups" : "pairs";
+  element list;
+  if (as_object(e)[key].get(list))
+    return fmt::format("{} lacks \"{}\"", name(task.type), key);
+  simdjson::dom::array a;
+  if (list.get_array().get(a)) return fmt::format("\"{}\" must be an array", key);
+  for (element g : a) {
+    if (!g.is_object()) return fmt::format("each of \"{}\" must be an object", key);
+    std::string err = one_group(g, reduce ? "a group" : "a pair");
+    if (!err.empty()) return err;
+  }
+  return {};
+}
+
+std::string JsonlParser::task(element e) {
+  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost;
+  bool ccu_line = false;
+  for (auto [k, v] : as_object(e)) {
+    if (k == "ccu") ccu_line = true;
+    else if (k == "notifyIndexLost") index_lost = v;
+    else if (k == "rank") rank = v;
+    else if (k == "tag") tag = v;
+    else if (k == "stream") stream = v;
+    else if (k == "type") type = v;
+    else if (k == "link") link = v;
+    else if (k == "dataType") dtype = v;
+    else if (k == "reduceOp") reduce = v;
+    else if (k == "notifyId") notify = v;
+    else if (k == "waitRank") wait_rank = v;
+    else if (k == "recordRank") record_rank = v;
+    else if (k == "format") return "a second trace header";
+  }
+  Trace& t = out_.trace;
+  if (ccu_line) {
+    if (version_ < 2) return "CCU data lines need trace format version 2";
+    return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
+  }
+  if (!rank.is_valid()) return "task lacks \"rank\"";
+  if (!stream.is_valid()) return "task lacks \"stream\"";
+  if (!type.is_valid()) return "task lacks \"type\"";
+  Task task;
+  task.line = static_cast<u32>(line_);
+  u64 r = 0;
+  std::string err;
+  if (!(err = get_u64(rank, "rank", r)).empty()) return err;
+  if (r >= t.op.ranks)
+    return fmt::format("task rank {} is outside the operator's ranks 0..{}", r, t.op.ranks - 1);
+  task.rank = static_cast<u32>(r);
+  if (!(err = get_u32(stream, "stream", task.stream)).empty()) return err;
+  std::string_view s;
+  if (!(err = get_string(type, "type", s)).empty()) return err;
+  if (link.is_valid()) {
+    std::string_view l;
+    if (!(err = get_string(link, "link", l)).empty()) return err;
+    auto lk = parse_link(l);
+    if (!lk) return fmt::format("unknown link \"{}\" (SDMA, RDMA, CCU, LOCAL)", l);
+    task.link = *lk;
+  }
+  if (tag.is_valid()) {
+    std::string_view g;
+    if (!(err = get_string(tag, "tag", g)).empty()) return err;
+    task.tag = t.intern_tag(g);
+  }
+  if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
+  auto tt = parse_task_type(s);
+  if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
+  if (!tt) {
+    task.type = TaskType::UNKNOWN;
+    if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
+    t.tasks.push_back(task);
+    Finding f = make_finding(
+        101, StageTag::GenGraph,
+        s == "CCU_GRAPH"
+            ? fmt::format("Task type CCU_GRAPH on line {} needs trace format version 2 (this file is version "
+                          "{}): the record cannot become a node.",
+                          line_, version_)
+            : fmt::format("Unknown task type \"{}\": the record cannot become a node.",
+                          s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
+    f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
+    out_.findings.push_back(std::move(f));
+    return {};
+  }
+  task.type = *tt;
+  switch (task.type) {
+    case TaskType::TRANS_MEM:
+    case TaskType::BATCH_TRANS_MEM:
+    case TaskType::REDUCE:
+    case TaskType::BATCH_REDUCE: {
+      bool red = is_reduce_task(task.type);
+      task.data_type = t.op.data_type;
+      task.reduce_op = t.op.reduce_op;
+      if (red && dtype.is_valid()) {
+        if (!(err = get_string(dtype, "dataType", s)).empty()) return err;
+        auto d = parse_data_type(s);
+        if (!d) return fmt::format("unknown data type \"{}\"", s);
+        task.data_type = *d;
+      }
+      if (red && reduce.is_valid()) {
+        if (!(err = get_string(reduce, "reduceOp", s)).empty()) return err;
+        auto o = parse_reduce_op(s);
+        if (!o) return fmt::format("unknown reduce op \"{}\"", s);
+        task.reduce_op = *o;
+      }
+      bool batch = task.type == TaskType::BATCH_TRANS_MEM || task.type == TaskType::BATCH_REDUCE;
+      if (!(err = data_groups(e, task, batch, red)).empty()) return err;
+      break;
+    }
+    case TaskType::RECORD:
+    case TaskType::WAIT: {
+      if (!notify.is_valid()) return fmt::format("{} lacks \"notifyId\"", name(task.type));
+      if (!(err = get_u32(notify, "notifyId", task.notify)).empty()) return err;
+      JsonField peer = task.type == TaskType::RECORD ? wait_rank : record_rank;
+      task.peer = task.rank;
+      if (peer.is_valid()) {
+        u64 p = 0;
+        const char* key = task.type == TaskType::RECORD ? "waitRank" : "recordRank";
+        if (!(err = get_u64(peer, key, p)).empty()) return err;
+        task.peer = p > 0xffffffffu ? kNone : static_cast<u32>(p);  // outside: 101
+      }
+      // The source dropped the notify index (kTaskNotifyIndexLost).
+      if (index_lost.is_valid()) {
+        bool lost = false;
+        if (index_lost.get_bool().get(lost)) return "\"notifyIndexLost\" must be true or false";
+        if (lost) task.flags |= kTaskNotifyIndexLost;
+      }
+      break;
+    }
+    case TaskType::CCU_GRAPH:
+      if (!(err = parse_ccu_task(e, t, task)).empty()) return err;
+      break;
+    case TaskType::UNKNOWN:
+      break;
+  }
+  t.tasks.push_back(task);
+  return {};
+}
+
+}  // namespace
+
+Result<ReadTrace> read_jsonl_stream(std::FILE* f, const std::string& display) {
+  LineReader lines;
+  lines.attach(f);
+  JsonlParser p(display);
+  return p.run(lines);
+}
+
+Result<ReadTrace> read_jsonl_file(const std::string& path) {
+  LineReader lines;
+  std::string err = lines.open(path);
+  if (!err.empty()) return Error{fmt::format("{}: cannot open: {}", path, err)};
+  JsonlParser p(path);
+  // Task lines are rarely shorter than ~90 bytes: reserving for the file's
+  // real size spares the copies of growing ten-million-entry arrays.
+  std::error_code ec;
+  std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (!ec) p.reserve(bytes / 96);
+  return p.run(lines);
+}
+
+Result<ReadTrace> read_jsonl_string(const std::string& text, const std::string& display) {
+  LineReader lines;
+  lines.attach_memory(text);
+  JsonlParser p(display);
+  return p.run(lines);
+}
+
+}  // namespace cc

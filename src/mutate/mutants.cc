@@ -1,0 +1,72 @@
+#include "mutate/mutants.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <random>
+
+namespace cc::mutate {
+
+MutantLabel label_mutant(const Trace& m, FaultKind k, const CheckOptions& options) {
+  const FaultInfo& f = fault_info(k);
+  CheckResult r = run_checks(m, {}, options);
+  MutantLabel l;
+  l.pass = r.pass;
+  for (const auto& [key, n] : r.totals)
+    if (std::get<0>(key) == Severity::Error && n) l.codes.push_back(std::get<1>(key));
+  std::sort(l.codes.begin(), l.codes.end());
+  l.codes.erase(std::unique(l.codes.begin(), l.codes.end()), l.codes.end());
+  for (u16 c : l.codes)
+    if (std::find(f.codes.begin(), f.codes.end(), c) != f.codes.end()) l.caught = true;
+  if (l.pass) {
+    l.text = fmt::format("PASS (equivalent: {})", f.equivalent.empty() ? "no stage finds an effect" : f.equivalent);
+  } else {
+    l.text = "FAIL";
+    for (std::size_t i = 0; i < l.codes.size(); ++i) l.text += fmt::format("{}{}", i ? "," : " ", l.codes[i]);
+    if (!l.caught) l.text += " (none of the kind's codes)";
+  }
+  return l;
+}
+
+std::vector<u32> choose_sites(u32 sites, u64 seed, u32 count) {
+  std::vector<u32> idx(sites);
+  for (u32 i = 0; i < sites; ++i) idx[i] = i;
+  if (count == 0 || count >= sites) return idx;
+  // A seeded Fisher-Yates with plain modulo draws: the same choice with
+  // every standard library.
+  std::mt19937_64 rng(seed);
+  for (u32 i = sites - 1; i > 0; --i) std::swap(idx[i], idx[rng() % (i + 1)]);
+  idx.resize(count);
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
+namespace {
+
+std::string code_list(const std::vector<u16>& codes) {
+  std::string s;
+  for (u16 c : codes) s += fmt::format("{}{}", s.empty() ? "" : ",", c);
+  return s;
+}
+
+}  // namespace
+
+Result<std::vector<Mutant>> make_mutants(const Trace& t, FaultKind k, u64 seed, u32 count) {
+  const FaultInfo& f = fault_info(k);
+  std::vector<Mutant> out;
+  std::vector<Site> sites = fault_sites(t, k);
+  for (u32 i : choose_sites(static_cast<u32>(sites.size()), seed, count)) {
+    Result<Applied> a = apply_fault(t, k, sites[i]);
+    if (!a) return a.error();
+    Mutant m{std::move(a->trace), k, sites[i], i, std::move(a->what), {}};
+    m.label = label_mutant(m.trace, k);
+    m.trace.name = fmt::format("{}{}mutant {}{}: {} | must catch: {} | outcome: {}", t.name,
+                               t.name.empty() ? "" : " | ", f.name,
+                               f.table.empty() ? "" : fmt::format(" ({})", f.table), m.what, code_list(f.codes),
+                               m.label.text);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace cc::mutate

@@ -1,0 +1,40 @@
+// `collcheck mutate`: faulty variants of a trace, each labelled with what was
+// changed, the codes that must catch it, and the outcome collcheck's own
+// stages give it (algorithms.md §17; docs/DESIGN.md says why the label is
+// computed rather than assumed).
+#pragma once
+
+#include <vector>
+
+#include "pipeline/stages.h"
+#include "mutate/faults.h"
+
+namespace cc::mutate {
+
+struct MutantLabel {
+  bool pass = true;           // no error: an equivalent (harmless) mutant
+  bool caught = false;        // FAIL with one of the kind's codes
+  std::vector<u16> codes;     // error codes found, sorted, unique
+  std::string text;           // "FAIL 102,103" / "PASS (equivalent: …)"
+};
+
+struct Mutant {
+  Trace trace;  // header name records the change, the codes and the outcome
+  FaultKind kind;
+  Site site;
+  u32 site_index = 0;  // position among every site of the kind in the trace
+  std::string what;
+  MutantLabel label;
+};
+
+// Runs every stage on a mutant and labels it for kind `k`.
+MutantLabel label_mutant(const Trace& mutant, FaultKind k, const CheckOptions& options = {});
+
+// Up to `count` mutants of kind `k` at distinct sites chosen by `seed`
+// (count 0: every site), in site order.
+Result<std::vector<Mutant>> make_mutants(const Trace& t, FaultKind k, u64 seed, u32 count);
+
+// Indices of the sites make_mutants chooses among `sites` sites, ascending.
+std::vector<u32> choose_sites(u32 sites, u64 seed, u32 count);
+
+}  // namespace cc::mutate

@@ -1,0 +1,63 @@
+#include "pipeline/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "ccu/machine.h"
+#include "io/read.h"
+
+namespace cc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+void expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) {
+  if (!options.enabled) return;
+  ccu::CcuCarry carry;
+  for (LoadedCase& c : cases) {
+    Trace& t = c.read.trace;
+    if (t.ccu.sqes.empty()) continue;
+    auto t0 = Clock::now();
+    CcuExpansionStats st;
+    for (Finding& f : expand_ccu(t, options.ccu, &carry, &st)) c.read.findings.push_back(std::move(f));
+    c.expand_ms += ms_since(t0);
+    c.expand_stats.push_back(fmt::format("ccu: {} missions, {} nodes, {} words executed, {} loops merged",
+                                         st.missions, st.nodes, st.steps, st.merged_loops));
+  }
+}
+
+Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOptions& input,
+                                          const ExpandOptions& expand) {
+  Result<std::vector<LoadedCase>> cases = read_file(path, input);
+  if (cases) expand_cases(cases.value(), expand);
+  return cases;
+}
+
+CheckedCase check_case(LoadedCase&& c, const CheckOptions& options) {
+  CheckedCase out;
+  out.trace = std::move(c.read.trace);
+  auto t0 = Clock::now();
+  out.graph = build_graph(out.trace);
+  double graph_ms = ms_since(t0);
+  CheckResult& r = out.result;
+  r = run_stages(out.trace, out.graph, std::move(c.read.findings), options, graph_ms);
+  r.input = c.name;
+  r.read_ms = c.read_ms;
+  if (!c.expand_stats.empty()) {  // the expansion's time was counted as reading
+    r.read_ms = std::max(0.0, r.read_ms - c.expand_ms);
+    r.times.insert(r.times.begin(), {"ccu", c.expand_ms});
+    r.stats.insert(r.stats.begin(), c.expand_stats.begin(), c.expand_stats.end());
+  }
+  return out;
+}
+
+}  // namespace cc

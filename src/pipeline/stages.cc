@@ -1,0 +1,147 @@
+#include "pipeline/stages.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "check/pairing.h"
+#include "check/mem_conflict.h"
+#include "check/semantic/semantic.h"
+#include "check/single_task.h"
+#include "check/sync.h"
+#include "graph/graph.h"
+#include "graph/reach.h"
+
+namespace cc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+Finding setting_warning(std::string message) {
+  return make_finding(902, StageTag::Setting, std::move(message));
+}
+
+// Resolves task ids for the writers, adds the importer's task notes and
+// the totals.
+CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res, Clock::time_point t_all) {
+  res.findings = std::move(sink.findings());
+  for (Finding& f : res.findings) {
+    f.refs.clear();
+    for (u32 id : f.tasks) {
+      const Task& k = trace.tasks[id];
+      f.refs.push_back({k.rank, k.stream, k.index, k.line});
+      if (f.code == 0) continue;  // a named warning carries its own explanation
+      for (const auto& [task, note] : trace.task_notes)
+        if (task == id) f.details.push_back("Note : " + note);
+    }
+  }
+  res.totals = sink.totals();
+  res.errors = sink.errors();
+  res.warnings = sink.warnings();
+  res.pass = res.errors == 0;
+  res.ms = ms_since(t_all);
+  return res;
+}
+
+}  // namespace
+
+CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<Finding> pre, const CheckOptions& opt,
+                       double graph_ms) {
+  // The whole check's time includes the graph's, built before this call.
+  auto t_all = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(graph_ms));
+  CheckResult res;
+  res.input = trace.file;
+  res.ranks = trace.op.ranks;
+  res.streams = static_cast<u32>(trace.streams.size());
+  res.tasks = trace.tasks.size();
+  FindingSink sink(opt.max_errors);
+  for (Finding& f : pre) sink.add(std::move(f));
+  if (trace.unchecked) return finish_result(trace, sink, std::move(res), t_all);
+
+  auto timed = [&](const char* stage, auto&& fn) {
+    auto t0 = Clock::now();
+    fn();
+    res.times.push_back({stage, ms_since(t0)});
+  };
+
+  // The graph is always built (every later stage needs it); its findings
+  // are reported only when the graph stage is selected.
+  res.times.push_back({"graph", graph_ms});
+  if (opt.stages & kStageGraph) {
+    check_gen_graph(trace, graph, sink);
+  } else {
+    sink.add(setting_warning("Stage GenGraph findings (101-103) not reported: --stages excludes graph."));
+  }
+  Reachability reach(trace, graph);
+  if (opt.stages & kStageSingle) {
+    timed("single", [&] {
+      check_single_tasks(trace, sink);
+      check_slave_streams(trace, sink);
+    });
+  } else {
+    sink.add(setting_warning("Stage SingleTaskCheck skipped: --stages excludes single."));
+  }
+  if (opt.stages & kStageSync) {
+    timed("sync", [&] { check_sync(trace, graph, reach, sink); });
+  } else {
+    sink.add(setting_warning("Stage SyncCheck skipped: --stages excludes sync."));
+  }
+
+  // A record that could not become a node (101, and an importer's 110 and
+  // 111, hcclvm-db.md §12.3), or a CCU mission that could not be expanded,
+  // leaves the graph without its work.
+  bool graph_broken = sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed;
+  u32 later = opt.stages & (kStageMem | kStageSemantic);
+  if (graph_broken && later) {
+    sink.add(setting_warning(
+        "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
+        "(101/102/110/111, or a CCU mission that could not be expanded)."));
+  } else {
+    // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
+    // order, each only when selected by --stages.
+    if (opt.stages & kStageMem) {
+      MemConflictStats ms;
+      timed("mem", [&] {
+        check_mem_conflict(trace, graph, reach, MemConflictOptions{opt.all_pairs, 64, opt.strict_reduce}, sink, nullptr, &ms);
+      });
+      res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs, {} unordered "
+                                      "SDMA reduce pairs (atomic)",
+                                      ms.accesses, ms.queries, ms.pairs, ms.atomic_pairs));
+    } else {
+      sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
+    }
+    if (!(opt.stages & kStageSemantic)) {
+      sink.add(setting_warning("Stage SemanticCheck skipped: --stages excludes semantic."));
+    } else if (!trace.op.known) {
+      sink.add(setting_warning(
+          "Stage SemanticCheck skipped: the operator parameters are unknown (ST log without --op or a "
+          "sidecar CASE.op.json / LOG.op.json, stlog.md \u00a76)."));
+    } else {
+      SemanticStats ss;
+      timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });
+      res.stats.push_back(fmt::format("semantic: {} data tasks, {} segments, {} contribution sets, {} unions "
+                                      "({} from the memo)",
+                                      ss.data_tasks, ss.segments, ss.sets, ss.unions, ss.memo_hits));
+    }
+  }
+  res.stats.push_back(fmt::format("graph: {} sync keys, {} pairs, {} explicit edges, complete={}",
+                                  graph.key_count, graph.pairs.size(), graph.out_to.size(),
+                                  graph.complete ? "yes" : "no"));
+  res.stats.push_back(fmt::format("reachability: {} tasks scanned", reach.scanned()));
+
+  return finish_result(trace, sink, std::move(res), t_all);
+}
+
+CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const CheckOptions& opt) {
+  auto t0 = Clock::now();
+  TaskGraph graph = build_graph(trace);
+  double graph_ms = ms_since(t0);
+  return run_stages(trace, graph, std::move(pre), opt, graph_ms);
+}
+
+}  // namespace cc

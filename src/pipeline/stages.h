@@ -1,0 +1,24 @@
+// The check stages in their order (graph findings, single task, sync,
+// memory conflict, semantics) on one expanded trace and its graph: which
+// run, which are skipped and why, their timings and the findings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check/result.h"
+#include "graph/graph.h"
+
+namespace cc {
+
+// Runs the stages on `trace`, whose task graph is `graph`. `pre` are
+// findings raised before checking (by the reader, an importer or the
+// expansion); `graph_ms` is the time the graph took (reported as a stage).
+CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<Finding> pre,
+                       const CheckOptions& options, double graph_ms = 0);
+
+// The graph built and the stages run, in one call (tests and tools that
+// need no graph of their own).
+CheckResult run_checks(const Trace& trace, std::vector<Finding> pre, const CheckOptions& options);
+
+}  // namespace cc
