@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 
 namespace cc::test::a5 {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 #include "model/types.h"
 
 namespace cc::ccu {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 
 namespace cc::ccu {
 

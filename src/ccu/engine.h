@@ -14,7 +14,7 @@
 #include "ccu/machine.h"
 #include "ccu/nodes.h"
 #include "ccu/resolve.h"
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 
 namespace cc::ccu {
 

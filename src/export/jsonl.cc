@@ -8,7 +8,7 @@
 #include <iterator>
 #include <map>
 
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/reader.h"
 #include "text/json.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/stages.h"
+#include "check/result.h"
 
 namespace cc {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "pipeline/stages.h"
+#include "check/result.h"
 #include "model/trace.h"
 
 namespace cc {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 #include "io/trace_json.h"
 
 namespace cc {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "pipeline/stages.h"
+#include "check/result.h"
 #include "graph/graph.h"
 
 namespace cc {

@@ -1,4 +1,4 @@
-#include "ccu/word.h"
+#include "model/ccu_word.h"
 
 #include <algorithm>
 #include <cstring>
