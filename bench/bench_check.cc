@@ -128,9 +128,9 @@ int main(int argc, char** argv) {
     std::string trace = dir + "/bench-" + workload + "-" + std::to_string(n) + ".jsonl";
     if (workload == "synthetic-ring") {
       cc::Trace t = cc::bench::synthetic_ring_allreduce(n, 64);
-      std::string err = cc::write_jsonl_file(t, trace);
-      if (!err.empty()) {
-        std::fprintf(stderr, "bench_check: %s\n", err.c_str());
+      cc::Status st = cc::write_jsonl_file(t, trace);
+      if (!st) {
+        std::fprintf(stderr, "bench_check: %s\n", st.message().c_str());
         return 2;
       }
     } else if (ccu) {

@@ -12,9 +12,9 @@ int main(int argc, char** argv) {
   }
   cc::u32 n = static_cast<cc::u32>(std::strtoul(argv[1], nullptr, 10));
   cc::Trace t = cc::bench::synthetic_ring_allreduce(n, 64);
-  std::string err = cc::write_jsonl_file(t, argv[2]);
-  if (!err.empty()) {
-    std::fprintf(stderr, "bench_gen: %s\n", err.c_str());
+  cc::Status st = cc::write_jsonl_file(t, argv[2]);
+  if (!st) {
+    std::fprintf(stderr, "bench_gen: %s\n", st.message().c_str());
     return 2;
   }
   std::printf("%s: %zu tasks\n", argv[2], t.tasks.size());

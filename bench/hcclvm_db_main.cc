@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   if (err.empty()) err = cc::test::vm::write_fixture(f, stem + ".db");
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (err.empty()) err = cc::write_jsonl_file(*t, stem + ".jsonl");
+  if (err.empty())
+    if (cc::Status st = cc::write_jsonl_file(*t, stem + ".jsonl"); !st) err = st.message();
   if (!err.empty()) {
     std::fprintf(stderr, "bench_hcclvm_db: %s\n", err.c_str());
     return 2;

@@ -96,7 +96,7 @@ std::string big_trace(u32 n, u32 steps) {
       b.copy(r, 0, b.slice((r + n - 1) % n, "INPUT", 0, 64), b.slice(r, "OUTPUT", ((r + n - 1) % n) * 64, 64));
     }
   std::string path = temp_path("big.jsonl");
-  EXPECT_EQ(write_jsonl_file(b.finish(), path), "");
+  EXPECT_EQ(message_of(write_jsonl_file(b.finish(), path)), "");
   return path;
 }
 

@@ -267,7 +267,7 @@ std::vector<std::vector<std::string>> dump_blocks(const std::string& text) {
 bool same_task_line(const std::string& written, const std::string& original) {
   if (written == original) return true;
   StTask a, b;
-  if (!parse_st_task(original, b).empty() || !parse_st_task(written, a).empty()) return false;
+  if (!parse_st_task(original, b) || !parse_st_task(written, a)) return false;
   bool opaque = b.kind == StKind::Unknown || b.kind == StKind::Unsupported || b.kind == StKind::AivTaskStub;
   return opaque && a.kind_name == b.kind_name && a.rank == b.rank && a.queue == b.queue && a.index == b.index;
 }

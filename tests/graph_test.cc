@@ -300,7 +300,7 @@ TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
     }
     std::vector<Task> before = t.tasks;
     std::vector<u32> new_id;
-    ASSERT_EQ(finalize_trace(t, &new_id), "");
+    ASSERT_EQ(message_of(finalize_trace(t, &new_id)), "");
     for (u32 i = 0; i < before.size(); ++i) {
       const Task& k = t.tasks[new_id[i]];
       ASSERT_EQ(k.line, before[i].line);

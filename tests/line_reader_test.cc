@@ -14,7 +14,7 @@ namespace {
 
 std::vector<std::string> read_all(const std::string& path) {
   LineReader r;
-  EXPECT_EQ(r.open(path), "");
+  EXPECT_EQ(message_of(r.open(path)), "");
   std::vector<std::string> lines;
   std::string_view line;
   while (r.next(line)) {
@@ -123,7 +123,7 @@ TEST(LineReader, TruncatedCompressedInputIsAnError) {
     std::string cut = temp_path("cut-" + std::to_string(bytes.size()));
     std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
     LineReader r;
-    ASSERT_EQ(r.open(cut), "");
+    ASSERT_EQ(message_of(r.open(cut)), "");
     std::string_view line;
     std::size_t n = 0;
     while (r.next(line)) ++n;

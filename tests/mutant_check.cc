@@ -67,7 +67,7 @@ bool semantic_stage_runs() {
   op.ranks = 1;
   Trace t;
   t.op = op;
-  finalize_trace(t);
+  (void)finalize_trace(t);  // one rank, no tasks: nothing to overflow
   CheckResult r = run_checks(t, {}, CheckOptions{});
   return std::any_of(r.times.begin(), r.times.end(), [](const StageTime& s) { return s.stage == "semantic"; });
 }

@@ -92,14 +92,13 @@ StTask parse_ok(const std::string& text) {
   static std::deque<std::string> lines;
   const std::string& line = lines.emplace_back(text);
   StTask t;
-  std::string err = parse_st_task(line, t);
-  EXPECT_EQ(err, "") << line;
+  EXPECT_EQ(message_of(parse_st_task(line, t)), "") << line;
   return t;
 }
 
 std::string parse_err(const std::string& line) {
   StTask t;
-  return parse_st_task(line, t);
+  return message_of(parse_st_task(line, t));
 }
 
 const std::string kPre = "[rankId:3, queueId:2, index:7] ";
@@ -513,7 +512,7 @@ TEST(StLogParams, Errors) {
                              "\"dataType\":\"FP32\",\"count\":64}}\n")
                 .find("--op:2: a second entry for the same dumps as --op:1"),
             std::string::npos);
-  EXPECT_NE(read_error(text, "{\"test\":\"S.a\"}\n{\"nope\":1}\n").find("--op:1: expected an \"op\" object"),
+  EXPECT_NE(read_error(text, "{\"test\":\"S.a\"}\n{\"nope\":1}\n").find("--op:1: expected an operator object"),
             std::string::npos);
   EXPECT_NE(read_error(text, "/no/such/op.json").find("no such file"), std::string::npos);
 }

@@ -4,8 +4,15 @@
 #include <string>
 #include <vector>
 
+#include "model/result.h"
 #include "pipeline/stages.h"
 #include "io/jsonl/reader.h"
+
+namespace cc {
+// The message of a failed Status, "" on success: EXPECT_EQ(message_of(f()), "")
+// prints what went wrong.
+inline std::string message_of(const Status& s) { return s.ok() ? std::string() : s.message(); }
+}  // namespace cc
 
 namespace cc::test {
 

@@ -90,10 +90,8 @@ int run_gen(GenArgs& a) {
   }
   Result<Trace> t = gen::generate(a.algo, a.p, op_given);
   if (!t) return print_error(t.error().message), 2;
-  std::string err;
-  if (a.output.empty() || a.output == "-") err = write_jsonl(*t, stdout);
-  else err = write_jsonl_file(*t, a.output);
-  if (!err.empty()) return print_error(err), 2;
+  Status st = a.output.empty() || a.output == "-" ? write_jsonl(*t, stdout) : write_jsonl_file(*t, a.output);
+  if (!st) return print_error(st.message()), 2;
   return 0;
 }
 

@@ -90,8 +90,7 @@ int run_mutate(const MutateArgs& a) {
       std::string path = (std::filesystem::path(a.output) /
                           fmt::format("{}.{}.{}.jsonl", stem(a.input, cases->front().name), f.name, m.site_index))
                              .string();
-      std::string err = write_jsonl_file(m.trace, path);
-      if (!err.empty()) return print_error(err), 2;
+      if (Status st = write_jsonl_file(m.trace, path); !st) return print_error(st.message()), 2;
       std::printf("%s: %s | %s\n", path.c_str(), m.what.c_str(), m.label.text.c_str());
       ++written;
     }

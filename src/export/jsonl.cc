@@ -278,25 +278,26 @@ std::string jsonl_task(const Trace& t, u32 id) {
   return out;
 }
 
-std::string write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
+Status write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
   std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     append_jsonl_task(t, id, buf);
     if (buf.size() > (1u << 20)) {
-      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return std::strerror(errno);
+      if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return Error{std::strerror(errno)};
       buf.clear();
     }
   }
-  if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return std::strerror(errno);
+  if (std::fwrite(buf.data(), 1, buf.size(), f) != buf.size()) return Error{std::strerror(errno)};
   return {};
 }
 
-std::string write_jsonl_file(const Trace& t, const std::string& path, const std::vector<Finding>& carried) {
+Status write_jsonl_file(const Trace& t, const std::string& path, const std::vector<Finding>& carried) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-  std::string err = write_jsonl(t, f, carried);
-  if (std::fclose(f) != 0 && err.empty()) err = std::strerror(errno);
-  return err.empty() ? err : fmt::format("cannot write {}: {}", path, err);
+  if (!f) return Error{fmt::format("cannot write {}: {}", path, std::strerror(errno))};
+  Status st = write_jsonl(t, f, carried);
+  if (std::fclose(f) != 0 && st) st = Error{std::strerror(errno)};
+  if (!st) return Error{fmt::format("cannot write {}: {}", path, st.message())};
+  return {};
 }
 
 std::string to_jsonl(const Trace& t, const std::vector<Finding>& carried) {

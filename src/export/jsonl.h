@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "model/result.h"
 #include "model/finding.h"
 #include "model/trace.h"
 
@@ -27,8 +28,8 @@ std::string jsonl_task(const Trace& trace, u32 task);
 void append_jsonl_task(const Trace& trace, u32 task, std::string& out);
 
 // Writes the whole trace, streams one after another. Returns "" or an error.
-std::string write_jsonl(const Trace& trace, std::FILE* f, const std::vector<Finding>& carried = {});
-std::string write_jsonl_file(const Trace& trace, const std::string& path,
+Status write_jsonl(const Trace& trace, std::FILE* f, const std::vector<Finding>& carried = {});
+Status write_jsonl_file(const Trace& trace, const std::string& path,
                              const std::vector<Finding>& carried = {});
 std::string to_jsonl(const Trace& trace, const std::vector<Finding>& carried = {});
 

@@ -89,7 +89,7 @@ class Writer {
   Result<StLogOutput> run(const std::string& test);
 
  private:
-  std::string buffers();
+  Status buffers();
   Trace sidecar_sizes() const;
   void notify_keys();
   std::string ds(const Slice& s) const { return ds(s, s.len); }
@@ -113,7 +113,7 @@ class Writer {
 };
 
 // Buffer types outside §4.3 are renamed onto types the trace does not use.
-std::string Writer::buffers() {
+Status Writer::buffers() {
   std::vector<bool> used(t_.buffers.names.size(), false);
   for (const Slice& s : t_.slices)
     if (s.buf < used.size()) used[s.buf] = true;
@@ -139,7 +139,7 @@ std::string Writer::buffers() {
         break;
       }
     if (buf_[b].empty())
-      return fmt::format("buffer type {} has no free ST buffer type to be written as (stlog.md \u00a74.3)", n);
+      return Error{fmt::format("buffer type {} has no free ST buffer type to be written as (stlog.md \u00a74.3)", n)};
     note(fmt::format("buffer type {} written as BufferType::{} (the ST format has no {})", n, buf_[b], n));
   }
   return {};
@@ -345,8 +345,7 @@ void Writer::task(u32 id, std::vector<std::string>& out) {
 }
 
 Result<StLogOutput> Writer::run(const std::string& test) {
-  std::string err = buffers();
-  if (!err.empty()) return Error{err};
+  CC_TRY(buffers());
   notify_keys();
   StLogOutput o;
   std::string& s = o.log;

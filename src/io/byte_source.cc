@@ -16,9 +16,9 @@ ByteSource::~ByteSource() {
   if (f_ && owned_) std::fclose(f_);
 }
 
-std::string ByteSource::open(const std::string& path) {
+Status ByteSource::open(const std::string& path) {
   f_ = std::fopen(path.c_str(), "rb");
-  if (!f_) return std::strerror(errno);
+  if (!f_) return Error{std::strerror(errno)};
   owned_ = true;
   unsigned char magic[4] = {0, 0, 0, 0};
   std::size_t got = std::fread(magic, 1, 4, f_);
@@ -27,7 +27,7 @@ std::string ByteSource::open(const std::string& path) {
     kind_ = Kind::Gzip;
     // zlib reads from its own descriptor; ours stays open for is_open().
     gz_ = gzopen(path.c_str(), "rb");
-    if (!gz_) return "cannot open gzip stream";
+    if (!gz_) return Error{"cannot open gzip stream"};
     gzbuffer(static_cast<gzFile>(gz_), 1 << 20);
   } else if (got == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd) {
     kind_ = Kind::Zstd;
@@ -95,7 +95,7 @@ std::size_t ByteSource::read_zstd(char* dst, std::size_t n) {
 
 std::string read_head(const std::string& path, std::size_t n) {
   ByteSource src;
-  if (!src.open(path).empty()) return {};
+  if (!src.open(path)) return {};
   std::string head(n, '\0');
   std::size_t got = 0;
   while (got < n) {

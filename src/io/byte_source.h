@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/result.h"
+
 namespace cc {
 
 class ByteSource {
@@ -18,8 +20,8 @@ class ByteSource {
   ByteSource& operator=(const ByteSource&) = delete;
   ~ByteSource();
 
-  // Opens `path`; returns an error text ("" on success).
-  std::string open(const std::string& path);
+  // Opens `path`; fails with why it cannot.
+  Status open(const std::string& path);
   // Reads an already open, uncompressed stream (not closed here).
   void attach(std::FILE* f);
 

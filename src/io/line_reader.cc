@@ -12,7 +12,7 @@ constexpr std::size_t kChunk = std::size_t{1} << 22;  // 4 MiB per read
 
 LineReader::~LineReader() = default;
 
-std::string LineReader::open(const std::string& path) { return src_.open(path); }
+Status LineReader::open(const std::string& path) { return src_.open(path); }
 
 void LineReader::attach(std::FILE* f) { src_.attach(f); }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/result.h"
 #include "io/byte_source.h"
 #include "model/types.h"
 
@@ -24,7 +25,7 @@ class LineReader {
   ~LineReader();
 
   // Opens `path` (plain, gzip or zstd); returns an error text ("" on success).
-  std::string open(const std::string& path);
+  Status open(const std::string& path);
   // Reads from an already open stream (not closed by the reader).
   void attach(std::FILE* f);
   // Reads from a copy of `text`.

@@ -1,6 +1,11 @@
-// A value or an error message: how the core reports failure without exceptions.
+// How the core reports failure without exceptions, at every module
+// boundary: Result<T> (a value or an Error) for functions that produce
+// something, Status (nothing or an Error) for those that only can fail.
+// An Error's message says what is wrong; the caller that knows the file and
+// line puts "FILE:LINE: " in front.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -30,4 +35,28 @@ class Result {
   std::variant<T, Error> v_;
 };
 
+// Success, or an Error. `return {};` succeeds; `return Error{...};` fails.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Error e) : error_(std::move(e)) {}
+
+  bool ok() const { return !error_; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+  const std::string& message() const { return error_->message; }
+
+ private:
+  std::optional<Error> error_;
+};
+
 }  // namespace cc
+
+// Returns the error of `expr` (a Status or a Result) from the enclosing
+// function, which may return a Status or any Result<T>. The one macro of the
+// core: it replaces the `if (!(err = f()).empty()) return err;` chains.
+#define CC_TRY(expr)                        \
+  do {                                      \
+    if (auto cc_try_ = (expr); !cc_try_.ok()) \
+      return cc_try_.error();               \
+  } while (0)

@@ -73,10 +73,10 @@ namespace {
 
 // Fills the implied INPUT/OUTPUT sizes. Per-rank tables only where the
 // operator lists per-rank data, so their length is backed by the file.
-std::string fill_implied_sizes(Trace& t) {
+Status fill_implied_sizes(Trace& t) {
   const Op& op = t.op;
   BufferSizes& s = t.sizes;
-  auto fail = [] { return std::string("operator sizes overflow 64 bits"); };
+  auto fail = [] { return Error{std::string("operator sizes overflow 64 bits")}; };
   switch (op.type) {
     case OpType::AllGatherV:
     case OpType::ReduceScatterV:
@@ -121,7 +121,7 @@ std::string fill_implied_sizes(Trace& t) {
 
 }  // namespace
 
-std::string finalize_trace(Trace& t, std::vector<u32>* new_ids) {
+Status finalize_trace(Trace& t, std::vector<u32>* new_ids) {
   // Group tasks by (rank, stream id), keeping file order within a stream.
   // Provisional stream numbers in order of appearance, then sorted by key.
   std::unordered_map<u64, u32> provisional;

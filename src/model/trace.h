@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/result.h"
 #include "model/ccu_data.h"
 #include "model/op.h"
 #include "model/types.h"
@@ -188,6 +189,6 @@ struct Trace {
 // Sorts tasks into per-stream order, builds `streams`, and fills the implied
 // INPUT/OUTPUT sizes. Returns an error message if an implied size overflows.
 // `new_ids`, if given, receives each task's new id by its old position.
-std::string finalize_trace(Trace& trace, std::vector<u32>* new_ids = nullptr);
+Status finalize_trace(Trace& trace, std::vector<u32>* new_ids = nullptr);
 
 }  // namespace cc

@@ -6,17 +6,17 @@
 
 namespace cc::hcclvm {
 
-std::string fill_ccu(Db& db, CcuTables& tables, const OpGroup& group, const Blocks& blocks, Trace& trace,
+Status fill_ccu(Db& db, CcuTables& tables, const OpGroup& group, const Blocks& blocks, Trace& trace,
                      std::vector<Finding>& findings) {
   CcuData& ccu = trace.ccu;
   if (ccu.sqes.empty()) return {};
   if (!tables.read) {
     tables.read = true;
     auto images = read_ccu_images(db, tables.skipped);
-    if (!images) return images.error().message;
+    if (!images) return images.error();
     tables.images = std::move(images.value());
     auto channels = read_ccu_channels(db);
-    if (!channels) return channels.error().message;
+    if (!channels) return channels.error();
     tables.channels = std::move(channels.value());
   }
   // devType 8 (Ascend 960) selects A6, anything else A5 (ccu.md §1.5).

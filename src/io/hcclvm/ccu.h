@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/result.h"
 #include "io/hcclvm/rows.h"
 #include "io/hcclvm/tasks.h"
 
@@ -27,7 +28,7 @@ inline constexpr u64 kVmDieBase[2] = {0x123123123ull, 0x456456456ull};
 
 // Fills `trace.ccu` when it holds SQEs; exit-2 text on a table that does
 // not decode, else "".
-std::string fill_ccu(Db& db, CcuTables& tables, const OpGroup& group, const Blocks& blocks, Trace& trace,
+Status fill_ccu(Db& db, CcuTables& tables, const OpGroup& group, const Blocks& blocks, Trace& trace,
                      std::vector<Finding>& findings);
 
 }  // namespace cc::hcclvm

@@ -23,8 +23,7 @@ class Importer {
   Importer(Db& db, const InputOptions& opt) : db_(db), opt_(opt) {}
 
   Result<std::vector<LoadedCase>> run() {
-    std::string err = db_.begin_read();
-    if (!err.empty()) return Error{err};
+    CC_TRY(db_.begin_read());
     auto rows = read_rows(db_);
     if (!rows) return rows.error();
     rows_ = std::move(rows.value());
@@ -35,7 +34,7 @@ class Importer {
       if (opt_.case_glob.empty() || glob_match(opt_.case_glob, g.name()) ||
           glob_match(opt_.case_glob, db_.file() + "#" + g.name()))
         selected.push_back(&g);
-    if (!(err = read_selected_tasks(selected)).empty()) return Error{err};
+    CC_TRY(read_selected_tasks(selected));
     std::vector<LoadedCase> cases;
     for (const OpGroup* g : selected) {
       Result<ReadTrace> r = g->synced ? group_case(*g) : never_synced(*g);
@@ -47,7 +46,7 @@ class Importer {
 
  private:
   // One scan per task table, for the operators of all selected groups.
-  std::string read_selected_tasks(const std::vector<const OpGroup*>& selected) {
+  Status read_selected_tasks(const std::vector<const OpGroup*>& selected) {
     std::map<u64, std::unordered_set<i64>> wanted;
     for (const OpGroup* g : selected)
       if (g->synced)
@@ -58,7 +57,7 @@ class Importer {
         continue;
       }
       auto r = read_tasks(db_, pid, ids);
-      if (!r) return r.error().message;
+      if (!r) return r.error();
       for (auto& [op, list] : r.value()) tasks_[op] = std::move(list);
     }
     return {};
@@ -85,7 +84,7 @@ class Importer {
       members += (i ? ", " : "") + member_name(*g.members[i]);
     f.details.push_back("Rows : " + members + (g.members.size() > 16 ? ", …" : ""));
     rt.findings.push_back(std::move(f));
-    finalize_trace(t);
+    (void)finalize_trace(t);  // no tasks: no size can overflow
     return rt;
   }
 
@@ -100,7 +99,7 @@ class Importer {
     rt.findings = std::move(op.value().findings);
     if (op.value().refused) {
       t.unchecked = true;
-      finalize_trace(t);  // no tasks; implied sizes of a refused operator do not matter
+      (void)finalize_trace(t);  // no tasks; implied sizes of a refused operator do not matter
       return rt;
     }
     Blocks blocks;
@@ -126,21 +125,20 @@ class Importer {
       if (it != tasks_.end()) tasks_.erase(it);  // translated: the rows are not needed again
     }
     infer_peers(t, tr.syncs(), opt_.recorded_peers, rt.findings);
-    std::string err = fill_ccu(db_, ccu_, g, blocks, t, rt.findings);
-    if (!err.empty()) return Error{err};
+    CC_TRY(fill_ccu(db_, ccu_, g, blocks, t, rt.findings));
     // A lone rank of a one-rank communicator that issued no task counts
     // as a success (§4 step 5).
     if (g.members.size() == 1 && t.op.ranks == 1 && t.tasks.empty()) t.unchecked = true;
     std::vector<u32> new_id;
-    std::string what = finalize_trace(t, &new_id);
+    Status finalized = finalize_trace(t, &new_id);
     for (Finding& f : rt.findings) {
       for (u32& task : f.tasks) task = new_id[task];
       // Where the record sits, now that positions are final.
       if (f.code != 0 && f.tasks.size() == 1) f.details.insert(f.details.begin(), "Task : " + task_line(t, f.tasks[0]));
     }
-    if (!what.empty()) {
+    if (!finalized) {
       rt.findings.push_back(import_error(405, fmt::format("Op group {}: the {} parameters cannot be checked: {}.",
-                                                          g.name(), name(t.op.type), what)));
+                                                          g.name(), name(t.op.type), finalized.message())));
       t.unchecked = true;
     }
     return rt;

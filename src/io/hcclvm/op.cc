@@ -65,7 +65,7 @@ class Assembler {
     if (!basic() || !counts_agree()) return std::move(out_);
     Op& op = out_.op;
     u16 code = g_.members.front()->detail.op_type;
-    std::string err;
+    Status err;
     if (is_p2p(code)) {
       pairs();
     } else if (!complete()) {
@@ -77,7 +77,7 @@ class Assembler {
     } else if (code == kCmdBatchSendRecv) {
       err = batch_items_of(db_, g_, out_);
     }
-    if (!err.empty()) return Error{err};
+    if (!err) return err.error();
     return std::move(out_);
   }
 

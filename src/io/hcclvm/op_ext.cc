@@ -20,27 +20,27 @@ class ExtReader {
 
   // Calls `fn(member, blob)` for every member's decoded opExtInfo.
   template <typename T>
-  std::string each_ext(const std::function<std::optional<T>(Bytes, std::string&)>& decode,
+  Status each_ext(const std::function<std::optional<T>(Bytes, std::string&)>& decode,
                        const std::function<void(const OpRow&, T&)>& fn) {
     for (const OpRow* m : g_.members) {
       auto ext = read_ext(db_, m->id);
-      if (!ext) return ext.error().message;
+      if (!ext) return ext.error();
       std::string why;
       std::optional<T> v = decode(ext.value(), why);
-      if (!v) return place_error(db_.file(), "opDetails", m->id, "opExtInfo", why);
+      if (!v) return Error{place_error(db_.file(), "opDetails", m->id, "opExtInfo", why)};
       fn(*m, *v);
     }
     return {};
   }
 
-  std::string v_counts() {
+  Status v_counts() {
     Op& op = out_.op;
     u32 n = op.ranks;
     auto decode = [n](Bytes b, std::string& why) { return decode_v_counts(b, n, why); };
     op.counts.assign(n, 0);
     std::vector<u64> displs;
     bool ok = true;
-    std::string err = each_ext<VCounts>(decode, [&](const OpRow& m, VCounts& v) {
+    Status err = each_ext<VCounts>(decode, [&](const OpRow& m, VCounts& v) {
       if (!ok) return;
       if (v.local != m.detail.count) {
         ok = refuse(405, fmt::format("{}: localCount {} in opExtInfo differs from the count {} in opDetail.",
@@ -55,7 +55,7 @@ class ExtReader {
                                      g_.name(), member_name(*g_.members.front()), list_u64(displs), member_name(m),
                                      list_u64(v.displs)));
     });
-    if (!err.empty() || !ok) return err;
+    if (!err || !ok) return err;
     // Every member's counts must be the localCounts of the ranks they name.
     err = each_ext<VCounts>(decode, [&](const OpRow& m, VCounts& v) {
       for (u32 q = 0; q < n && ok; ++q) {
@@ -64,7 +64,7 @@ class ExtReader {
                                      name(op.type), member_name(m), v.counts[q], q, op.counts[q]));
       }
     });
-    if (!err.empty() || !ok) return err;
+    if (!err || !ok) return err;
     op.displs = displs;
     op.displs_given = true;
     std::vector<u64> prefix(n, 0);
@@ -78,7 +78,7 @@ class ExtReader {
     return {};
   }
 
-  std::string matrix(bool full) {
+  Status matrix(bool full) {
     Op& op = out_.op;
     u64 n = op.ranks;
     auto decode = [&](Bytes b, std::string& why) { return decode_matrix(b, op.ranks, why); };
@@ -87,7 +87,7 @@ class ExtReader {
     // (sends) and its column (receives). Rows first, then the columns must
     // agree with them (collcheck rule: no blind OR).
     std::vector<u64> first;
-    std::string err = each_ext<std::vector<u64>>(decode, [&](const OpRow& m, std::vector<u64>& v) {
+    Status err = each_ext<std::vector<u64>>(decode, [&](const OpRow& m, std::vector<u64>& v) {
       if (!ok) return;
       if (full) {
         if (first.empty()) {
@@ -104,7 +104,7 @@ class ExtReader {
       if (op.send_counts.empty()) op.send_counts.assign(n * n, 0);  // as large as the blob just read
       std::copy(v.begin() + m.rank * n, v.begin() + (m.rank + 1) * n, op.send_counts.begin() + m.rank * n);
     });
-    if (!err.empty() || !ok) return err;
+    if (!err || !ok) return err;
     if (full) {
       op.send_counts = std::move(first);
       return {};
@@ -118,7 +118,7 @@ class ExtReader {
         bad_i = i, bad_j = j, row_v = op.send_counts[c], col_v = v[c];
       }
     });
-    if (!err.empty()) return err;
+    if (!err) return err;
     if (bad_i < n)
       refuse(405, fmt::format("ALLTOALLV matrix: rank {} reports sending {} elements to rank {}, rank {} reports "
                               "receiving {} from rank {} (first disagreeing cell [{}][{}]).",
@@ -148,17 +148,17 @@ class ExtReader {
     }
   }
 
-  std::string batch_ring() {
+  Status batch_ring() {
     Op& op = out_.op;
     u32 n = op.ranks;
     bool ok = true;
-    std::string err = each_ext<u32>(decode_batch_items, [&](const OpRow& m, u32& items) {
+    Status err = each_ext<u32>(decode_batch_items, [&](const OpRow& m, u32& items) {
       if (ok && items != 2)
         ok = refuse(405, fmt::format("{}: BATCH_SEND_RECV with itemNum {}; HCCL VM records one send and one receive "
                                      "(itemNum 2), other item lists are not in the database.",
                                      member_name(m), items));
     });
-    if (!err.empty() || !ok) return err;
+    if (!err || !ok) return err;
     std::vector<u32> recv_from(n);  // every rank is a member (complete())
     for (const OpRow* m : g_.members) {
       if (m->dst_rank < n && m->src_rank < n) {
@@ -201,13 +201,13 @@ class ExtReader {
 
 }  // namespace
 
-std::string v_counts_of(Db& db, const OpGroup& group, GroupOp& out) { return ExtReader(db, group, out).v_counts(); }
+Status v_counts_of(Db& db, const OpGroup& group, GroupOp& out) { return ExtReader(db, group, out).v_counts(); }
 
-std::string matrix_of(Db& db, const OpGroup& group, GroupOp& out, bool full) {
+Status matrix_of(Db& db, const OpGroup& group, GroupOp& out, bool full) {
   return ExtReader(db, group, out).matrix(full);
 }
 
-std::string batch_items_of(Db& db, const OpGroup& group, GroupOp& out) {
+Status batch_items_of(Db& db, const OpGroup& group, GroupOp& out) {
   return ExtReader(db, group, out).batch_ring();
 }
 

@@ -5,14 +5,15 @@
 // by cell, the first disagreeing cell reported, no blind OR).
 #pragma once
 
+#include "model/result.h"
 #include "io/hcclvm/op.h"
 
 namespace cc::hcclvm {
 
 // Each completes `out.op` or refuses the group (405) in `out`. They return
 // exit-2 text when a blob does not decode, else "".
-std::string v_counts_of(Db& db, const OpGroup& group, GroupOp& out);
-std::string matrix_of(Db& db, const OpGroup& group, GroupOp& out, bool full);
-std::string batch_items_of(Db& db, const OpGroup& group, GroupOp& out);
+Status v_counts_of(Db& db, const OpGroup& group, GroupOp& out);
+Status matrix_of(Db& db, const OpGroup& group, GroupOp& out, bool full);
+Status batch_items_of(Db& db, const OpGroup& group, GroupOp& out);
 
 }  // namespace cc::hcclvm

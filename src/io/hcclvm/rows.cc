@@ -21,9 +21,8 @@ bool decoded(Query& q, const char* column, std::optional<T>&& v, T& out, const s
 
 Result<std::vector<OpRow>> read_ops(Db& db) {
   const char* t = "opDetails";
-  std::string err = db.require_columns(t, {"id", "pid", "rankId", "syncIter", "root", "devType", "rankSize",
-                                           "srcRank", "dstRank", "opDetail", "opExtInfo"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns(t, {"id", "pid", "rankId", "syncIter", "root", "devType", "rankSize",
+                                           "srcRank", "dstRank", "opDetail", "opExtInfo"}));
   Query q(db, t,
           "SELECT id, pid, rankId, syncIter, root, devType, rankSize, srcRank, dstRank, opDetail "
           "FROM opDetails ORDER BY id");
@@ -50,9 +49,8 @@ Result<std::vector<OpRow>> read_ops(Db& db) {
 
 Result<std::unordered_map<i64, MemRow>> read_mem(Db& db) {
   const char* t = "opMemInfo";
-  std::string err = db.require_columns(
-      t, {"id", "opDetailId", "inputAddr", "inputSize", "outputAddr", "outputSize", "cclAddr", "cclSize"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns(
+      t, {"id", "opDetailId", "inputAddr", "inputSize", "outputAddr", "outputSize", "cclAddr", "cclSize"}));
   Query q(db, t,
           "SELECT id, opDetailId, inputAddr, inputSize, outputAddr, outputSize, cclAddr, cclSize "
           "FROM opMemInfo ORDER BY id");
@@ -83,8 +81,7 @@ Result<DbRows> read_rows(Db& db) {
   auto mem = read_mem(db);
   if (!mem) return mem.error();
   rows.mem = std::move(mem.value());
-  std::string err = db.require_columns("syncRecords", {"id", "syncIter"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns("syncRecords", {"id", "syncIter"}));
   Query q(db, "syncRecords", "SELECT id, syncIter FROM syncRecords ORDER BY id");
   while (q.next()) {
     u64 s = q.count(1, "syncIter");
@@ -115,8 +112,7 @@ Result<std::unordered_map<i64, std::vector<TaskRow>>> read_tasks(Db& db, u64 pid
   std::unordered_map<i64, std::vector<TaskRow>> out;
   std::string t = task_table(pid);
   if (!db.has_table(t)) return out;
-  std::string err = db.require_columns(t, {"id", "opDetailId", "taskSeq", "opTaskMeta"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns(t, {"id", "opDetailId", "taskSeq", "opTaskMeta"}));
   Query q(db, t, fmt::format("SELECT id, opDetailId, taskSeq, opTaskMeta FROM \"{}\"", t));
   while (q.next()) {
     i64 op = q.int64(1, "opDetailId");
@@ -142,8 +138,7 @@ Result<std::vector<CcuImageRow>> read_ccu_images(Db& db, std::vector<i64>& skipp
   const char* t = "ccuInstrRes";
   std::vector<CcuImageRow> out;
   if (!db.has_table(t)) return out;
-  std::string err = db.require_columns(t, {"id", "rankId", "dieId", "instrCount", "instrSpace"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns(t, {"id", "rankId", "dieId", "instrCount", "instrSpace"}));
   // Newest row per (rank, die): rows in id order, later ones replace.
   std::map<std::pair<u32, u32>, std::size_t> at;
   Query q(db, t, "SELECT id, rankId, dieId, instrCount, instrSpace FROM ccuInstrRes ORDER BY id");
@@ -178,8 +173,7 @@ Result<std::vector<CcuChannelRow>> read_ccu_channels(Db& db) {
   const char* t = "ccuChannels";
   std::vector<CcuChannelRow> out;
   if (!db.has_table(t)) return out;
-  std::string err = db.require_columns(t, {"id", "channelId", "srcDieId", "dstDieId", "srcRankId", "dstRankId"});
-  if (!err.empty()) return Error{err};
+  CC_TRY(db.require_columns(t, {"id", "channelId", "srcDieId", "dstDieId", "srcRankId", "dstRankId"}));
   Query q(db, t,
           "SELECT id, channelId, srcDieId, dstDieId, srcRankId, dstRankId FROM ccuChannels ORDER BY id");
   while (q.next()) {

@@ -73,15 +73,15 @@ const std::set<std::string>& Db::tables() {
   return tables_;
 }
 
-std::string Db::require_columns(const std::string& table, const std::vector<std::string>& columns) {
-  if (!has_table(table)) return place_error(file_, table, kNoRow, "", "no such table");
+Status Db::require_columns(const std::string& table, const std::vector<std::string>& columns) {
+  if (!has_table(table)) return Error{place_error(file_, table, kNoRow, "", "no such table")};
   std::set<std::string> have;
   sqlite3_stmt* st = nullptr;
   std::string sql = fmt::format("PRAGMA table_info(\"{}\")", table);
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
     std::string why = sqlite3_errmsg(db_);
     sqlite3_finalize(st);
-    return place_error(file_, table, kNoRow, "", "cannot read the schema: " + why);
+    return Error{place_error(file_, table, kNoRow, "", "cannot read the schema: " + why)};
   }
   while (sqlite3_step(st) == SQLITE_ROW) {
     const unsigned char* n = sqlite3_column_text(st, 1);
@@ -89,16 +89,16 @@ std::string Db::require_columns(const std::string& table, const std::vector<std:
   }
   sqlite3_finalize(st);
   for (const std::string& c : columns)
-    if (!have.count(c)) return place_error(file_, table, kNoRow, c, "no such column");
+    if (!have.count(c)) return Error{place_error(file_, table, kNoRow, c, "no such column")};
   return {};
 }
 
-std::string Db::begin_read() {
+Status Db::begin_read() {
   char* msg = nullptr;
   if (sqlite3_exec(db_, "BEGIN", nullptr, nullptr, &msg) != SQLITE_OK) {
     std::string why = msg ? msg : "unknown error";
     sqlite3_free(msg);
-    return place_error(file_, "", kNoRow, "", "cannot read the database: " + why);
+    return Error{place_error(file_, "", kNoRow, "", "cannot read the database: " + why)};
   }
   in_read_ = true;
   return {};

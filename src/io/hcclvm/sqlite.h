@@ -47,10 +47,10 @@ class Db {
   bool has_table(const std::string& name) { return tables().count(name) != 0; }
   // Exit-2 text when `table` lacks one of `columns` (or does not exist);
   // "" when all are there.
-  std::string require_columns(const std::string& table, const std::vector<std::string>& columns);
+  Status require_columns(const std::string& table, const std::vector<std::string>& columns);
 
   // Reads in one snapshot (a live database may be written meanwhile).
-  std::string begin_read();
+  Status begin_read();
   void end_read();
 
  private:

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/result.h"
 #include "model/finding.h"
 #include "model/trace.h"
 
@@ -27,17 +28,17 @@ struct CarriedFinding {
 };
 
 // Parses the array; "" or what is wrong.
-std::string parse_carried_findings(simdjson::dom::element e, std::vector<CarriedFinding>& out);
+Status parse_carried_findings(simdjson::dom::element e, std::vector<CarriedFinding>& out);
 
 // Resolves positions to task ids of the finalized trace and appends the
 // findings to `out`; "" or what is wrong (a position the trace lacks).
-std::string resolve_carried_findings(const Trace& trace, std::vector<CarriedFinding>& carried,
+Status resolve_carried_findings(const Trace& trace, std::vector<CarriedFinding>& carried,
                                      std::vector<Finding>& out);
 
 // Trace::task_notes the same way ("taskNotes": [{"rank","stream","index","note"}]).
 std::string task_notes_json(const Trace& trace);
-std::string parse_task_notes(simdjson::dom::element e, std::vector<CarriedFinding>& out);
+Status parse_task_notes(simdjson::dom::element e, std::vector<CarriedFinding>& out);
 // Resolves and stores them in trace.task_notes.
-std::string resolve_task_notes(Trace& trace, std::vector<CarriedFinding>& notes);
+Status resolve_task_notes(Trace& trace, std::vector<CarriedFinding>& notes);
 
 }  // namespace cc

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "model/result.h"
 #include "model/trace.h"
 
 namespace cc {
@@ -24,13 +25,13 @@ struct CcuLineState {
   u64 words = 0;                                           // words read so far (all images)
 };
 
-std::string parse_ccu_header(simdjson::dom::element e, Trace& t);
+Status parse_ccu_header(simdjson::dom::element e, Trace& t);
 // A line whose object has the key "ccu".
-std::string parse_ccu_line(simdjson::dom::element e, Trace& t, CcuLineState& st, u32 line);
+Status parse_ccu_line(simdjson::dom::element e, Trace& t, CcuLineState& st, u32 line);
 // The SQE of a CCU_GRAPH task line: appended to t.ccu.sqes, task.notify = its index.
-std::string parse_ccu_task(simdjson::dom::element e, Trace& t, Task& task);
+Status parse_ccu_task(simdjson::dom::element e, Trace& t, Task& task);
 // After the last line: images sorted and checked. Returns "LINE: what" on
 // an error that belongs to a line, else "" (images are then final).
-std::string finish_ccu_lines(Trace& t, CcuLineState& st, u32& error_line);
+Status finish_ccu_lines(Trace& t, CcuLineState& st, u32& error_line);
 
 }  // namespace cc

@@ -43,14 +43,14 @@ class JsonlParser {
   }
 
  private:
-  std::string header(element e);
-  std::string task(element e);
-  std::string slice(element e, std::string_view what, u32& index);
-  std::string group_srcs(element e, std::string_view what, Group& g);
-  std::string data_groups(element e, Task& t, bool batch, bool reduce);
-  std::string notify_names(element e);
-  std::string inexact_notifies(element e);
-  std::string finish_findings(const std::vector<u32>& new_id);
+  Status header(element e);
+  Status task(element e);
+  Status slice(element e, std::string_view what, u32& index);
+  Status group_srcs(element e, std::string_view what, Group& g);
+  Status data_groups(element e, Task& t, bool batch, bool reduce);
+  Status notify_names(element e);
+  Status inexact_notifies(element e);
+  Status finish_findings(const std::vector<u32>& new_id);
 
   ReadTrace out_;
   std::vector<CarriedFinding> carried_;  // header "importFindings"
@@ -78,8 +78,7 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
       return fail("invalid number (integers must be unsigned and fit in 64 bits)");
     if (err) return fail(fmt::format("invalid JSON: {}", simdjson::error_message(err)));
     if (!e.is_object()) return fail("a line must be a JSON object");
-    std::string what = have_header ? task(e) : header(e);
-    if (!what.empty()) return fail(what);
+    if (Status st = have_header ? task(e) : header(e); !st) return fail(st.message());
     have_header = true;
   }
   if (!lines.error().empty())
@@ -89,13 +88,12 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     return fail("no trace header (the file holds no JSON line)");
   }
   u32 ccu_line = 0;
-  if (std::string what = finish_ccu_lines(t, ccu_, ccu_line); !what.empty())
-    return Error{fmt::format("{}:{}: {}", t.file, ccu_line, what)};
+  if (Status st = finish_ccu_lines(t, ccu_, ccu_line); !st)
+    return Error{fmt::format("{}:{}: {}", t.file, ccu_line, st.message())};
   std::vector<u32> new_id;
-  std::string what = finalize_trace(t, &new_id);
-  if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
-  what = finish_findings(new_id);
-  if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
+  Status st = finalize_trace(t, &new_id);
+  if (st) st = finish_findings(new_id);
+  if (!st) return Error{fmt::format("{}: {}", t.file, st.message())};
   return std::move(out_);
 }
 
@@ -103,15 +101,13 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
 // HCCL VM address in no block) or 111 names a record its importer could not
 // turn into a node; the converted trace keeps it as an UNKNOWN task, for
 // which the reader's own 101 would report the same thing twice.
-std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
+Status JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   for (Finding& f : out_.findings)
     for (u32& task : f.tasks) task = new_id[task];
-  std::string err = resolve_task_notes(out_.trace, notes_);
-  if (!err.empty()) return err;
+  CC_TRY(resolve_task_notes(out_.trace, notes_));
   if (carried_.empty()) return {};
   std::vector<Finding> all;
-  err = resolve_carried_findings(out_.trace, carried_, all);
-  if (!err.empty()) return err;
+  CC_TRY(resolve_carried_findings(out_.trace, carried_, all));
   std::vector<u32> stand_in;
   for (const Finding& f : all)
     if (f.code == 101 || f.code == 110 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
@@ -125,36 +121,34 @@ std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   return {};
 }
 
-std::string JsonlParser::notify_names(element e) {
+Status JsonlParser::notify_names(element e) {
   simdjson::dom::object o;
-  if (e.get_object().get(o)) return "\"notifyNames\" must be an object";
+  if (e.get_object().get(o)) return Error{"\"notifyNames\" must be an object"};
   auto& names = out_.trace.notify_names;
   for (auto [k, v] : o) {
     u64 id = 0;
     auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), id);
     if (ec != std::errc() || p != k.data() + k.size() || k.empty() || id > 0xffffffffu)
-      return fmt::format("\"notifyNames\" key \"{}\" must be a notify id", k);
+      return Error{fmt::format("\"notifyNames\" key \"{}\" must be a notify id", k)};
     std::string_view s;
-    std::string err = get_string(v, "notifyNames", s);
-    if (!err.empty()) return err;
+    CC_TRY(get_string(v, "notifyNames", s));
     names.emplace_back(static_cast<u32>(id), std::string(s));
   }
   std::sort(names.begin(), names.end());
   for (std::size_t i = 1; i < names.size(); ++i)
     if (names[i].first == names[i - 1].first)
-      return fmt::format("\"notifyNames\" names notify id {} twice", names[i].first);
+      return Error{fmt::format("\"notifyNames\" names notify id {} twice", names[i].first)};
   return {};
 }
 
 // Notify ids that do not name one notify (Trace::inexact_notifies).
-std::string JsonlParser::inexact_notifies(element e) {
+Status JsonlParser::inexact_notifies(element e) {
   simdjson::dom::array a;
-  if (e.get_array().get(a)) return "\"inexactNotifies\" must be an array of notify ids";
+  if (e.get_array().get(a)) return Error{"\"inexactNotifies\" must be an array of notify ids"};
   auto& ids = out_.trace.inexact_notifies;
   for (element v : a) {
     u32 id = 0;
-    std::string err = get_u32(v, "inexactNotifies", id);
-    if (!err.empty()) return err;
+    CC_TRY(get_u32(v, "inexactNotifies", id));
     ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());
@@ -162,98 +156,85 @@ std::string JsonlParser::inexact_notifies(element e) {
   return {};
 }
 
-std::string JsonlParser::header(element e) {
+Status JsonlParser::header(element e) {
   JsonField format, version, op, buffers, rank_buffers, name, names, inexact, carried, notes, unchecked, ccu;
-  for (auto [k, v] : as_object(e)) {
-    if (k == "format") format = v;
-    else if (k == "inexactNotifies") inexact = v;
-    else if (k == "taskNotes") notes = v;
-    else if (k == "unchecked") unchecked = v;
-    else if (k == "notifyNames") names = v;
-    else if (k == "importFindings") carried = v;
-    else if (k == "ccu") ccu = v;
-    else if (k == "version") version = v;
-    else if (k == "op") op = v;
-    else if (k == "buffers") buffers = v;
-    else if (k == "rankBuffers") rank_buffers = v;
-    else if (k == "name") name = v;
-  }
+  // Nothing is required here: a missing "format" says more than "lacks" (a
+  // task line first, or no header at all), so the checks follow by hand.
+  CC_TRY(read_fields(e,
+                     {{"format", &format}, {"version", &version}, {"op", &op}, {"buffers", &buffers},
+                      {"rankBuffers", &rank_buffers}, {"name", &name}, {"notifyNames", &names},
+                      {"inexactNotifies", &inexact}, {"importFindings", &carried}, {"taskNotes", &notes},
+                      {"unchecked", &unchecked}, {"ccu", &ccu}},
+                     {"the header"}));
   std::string_view s;
   if (!format.is_valid()) {
     simdjson::dom::object o = as_object(e);
     if (o["rank"].error() == simdjson::SUCCESS || o["type"].error() == simdjson::SUCCESS)
-      return "a task line comes before the trace header";
-    return "the first line must be the trace header with \"format\":\"collcheck-trace\"";
+      return Error{"a task line comes before the trace header"};
+    return Error{"the first line must be the trace header with \"format\":\"collcheck-trace\""};
   }
   if (format.get_string().get(s) || s != "collcheck-trace")
-    return "\"format\" must be \"collcheck-trace\"";
-  if (!version.is_valid()) return "the header lacks \"version\"";
+    return Error{"\"format\" must be \"collcheck-trace\""};
+  if (!version.is_valid()) return Error{"the header lacks \"version\""};
   u64 ver = 0;
-  std::string err = get_u64(version, "version", ver);
-  if (!err.empty()) return err;
+  CC_TRY(get_u64(version, "version", ver));
   if (ver > kTraceVersion)
-    return fmt::format("trace format version {} is newer than this collcheck reads (version {})", ver,
-                       kTraceVersion);
-  if (ver < 1) return "\"version\" must be 1 or 2";
+    return Error{fmt::format("trace format version {} is newer than this collcheck reads (version {})", ver,
+                       kTraceVersion)};
+  if (ver < 1) return Error{"\"version\" must be 1 or 2"};
   version_ = ver;
-  if (!op.is_valid()) return "the header lacks \"op\"";
+  if (!op.is_valid()) return Error{"the header lacks \"op\""};
   Trace& t = out_.trace;
-  if (!(err = parse_op(op, t.op)).empty()) return err;
-  if (buffers.is_valid() && !(err = parse_buffers(buffers, t)).empty()) return err;
-  if (rank_buffers.is_valid() && !(err = parse_rank_buffers(rank_buffers, t)).empty()) return err;
+  CC_TRY(parse_op(op, t.op));
+  if (buffers.is_valid()) CC_TRY(parse_buffers(buffers, t));
+  if (rank_buffers.is_valid()) CC_TRY(parse_rank_buffers(rank_buffers, t));
   if (name.is_valid()) {
-    if (!(err = get_string(name, "name", s)).empty()) return err;
+    CC_TRY(get_string(name, "name", s));
     t.name = std::string(s);
   }
-  if (names.is_valid() && !(err = notify_names(names)).empty()) return err;
-  if (inexact.is_valid() && !(err = inexact_notifies(inexact)).empty()) return err;
-  if (carried.is_valid() && !(err = parse_carried_findings(carried, carried_)).empty()) return err;
-  if (notes.is_valid() && !(err = parse_task_notes(notes, notes_)).empty()) return err;
-  if (unchecked.is_valid() && unchecked.get_bool().get(t.unchecked)) return "\"unchecked\" must be true or false";
+  if (names.is_valid()) CC_TRY(notify_names(names));
+  if (inexact.is_valid()) CC_TRY(inexact_notifies(inexact));
+  if (carried.is_valid()) CC_TRY(parse_carried_findings(carried, carried_));
+  if (notes.is_valid()) CC_TRY(parse_task_notes(notes, notes_));
+  if (unchecked.is_valid()) CC_TRY(get_bool(unchecked, "unchecked", t.unchecked));
   if (ccu.is_valid()) {
-    if (ver < 2) return "\"ccu\" needs trace format version 2";
-    if (!(err = parse_ccu_header(ccu, t)).empty()) return err;
+    if (ver < 2) return Error{"\"ccu\" needs trace format version 2"};
+    CC_TRY(parse_ccu_header(ccu, t));
   }
   return {};
 }
 
-std::string JsonlParser::slice(element e, std::string_view what, u32& index) {
-  if (!e.is_object()) return fmt::format("\"{}\" must be a slice object", what);
+Status JsonlParser::slice(element e, std::string_view what, u32& index) {
+  if (!e.is_object()) return Error{fmt::format("\"{}\" must be a slice object", what)};
   JsonField rank, type, offset, len, recorded;
-  for (auto [k, v] : as_object(e)) {
-    if (k == "rank") rank = v;
-    else if (k == "type") type = v;
-    else if (k == "offset") offset = v;
-    else if (k == "len") len = v;
-    else if (k == "recordedLen") recorded = v;
-  }
-  for (auto [el, key] : {std::pair{rank, "rank"}, {type, "type"}, {offset, "offset"}, {len, "len"}})
-    if (!el.is_valid()) return fmt::format("slice \"{}\" lacks \"{}\"", what, key);
+  CC_TRY(read_fields(e,
+                     {{"rank", &rank, kRequired}, {"type", &type, kRequired}, {"offset", &offset, kRequired},
+                      {"len", &len, kRequired}, {"recordedLen", &recorded}},
+                     {"slice", what}));
   Slice s;
   u64 r = 0;
-  std::string err;
-  if (!(err = get_u64(rank, "rank", r)).empty()) return err;
+  CC_TRY(get_u64(rank, "rank", r));
   s.rank = r > 0xffffffffu ? kNone : static_cast<u32>(r);  // outside the operator: 201
   std::string_view buf;
-  if (!(err = get_string(type, "type", buf)).empty()) return err;
+  CC_TRY(get_string(type, "type", buf));
   if (!valid_buffer_name(buf))
-    return fmt::format("buffer type \"{}\" must match [A-Z][A-Z0-9_]*", buf);
+    return Error{fmt::format("buffer type \"{}\" must match [A-Z][A-Z0-9_]*", buf)};
   Trace& t = out_.trace;
   s.buf = t.buffers.intern(buf);
-  if (s.buf == kNoBuf) return "too many buffer types";
+  if (s.buf == kNoBuf) return Error{"too many buffer types"};
   if (t.op.in_place && s.buf == kOutput) s.buf = kInput;
-  if (!(err = get_u64(offset, "offset", s.offset)).empty()) return err;
-  if (!(err = get_u64(len, "len", s.len)).empty()) return err;
-  if (t.slices.size() >= 0xfffffffeu) return "too many slices";
+  CC_TRY(get_u64(offset, "offset", s.offset));
+  CC_TRY(get_u64(len, "len", s.len));
+  if (t.slices.size() >= 0xfffffffeu) return Error{"too many slices"};
   index = static_cast<u32>(t.slices.size());
   // What an imported record said the slice was, when larger than the bytes
   // the task moves (Trace::recorded_lens; written by `convert`).
   if (recorded.is_valid()) {
     u64 rec = 0;
-    if (what != "dst") return fmt::format("slice \"{}\": only a copy's \"dst\" may have \"recordedLen\"", what);
-    if (!(err = get_u64(recorded, "recordedLen", rec)).empty()) return err;
+    if (what != "dst") return Error{fmt::format("slice \"{}\": only a copy's \"dst\" may have \"recordedLen\"", what)};
+    CC_TRY(get_u64(recorded, "recordedLen", rec));
     if (rec <= s.len)
-      return fmt::format("slice \"dst\": \"recordedLen\" {} must be larger than \"len\" {}", rec, s.len);
+      return Error{fmt::format("slice \"dst\": \"recordedLen\" {} must be larger than \"len\" {}", rec, s.len)};
     t.recorded_lens.emplace_back(index, rec);
   }
   t.slices.push_back(s);
@@ -261,58 +242,53 @@ std::string JsonlParser::slice(element e, std::string_view what, u32& index) {
 }
 
 // Sources of a group: `e` is one slice or an array of slices.
-std::string JsonlParser::group_srcs(element e, std::string_view what, Group& g) {
+Status JsonlParser::group_srcs(element e, std::string_view what, Group& g) {
   Trace& t = out_.trace;
   g.first_src = static_cast<u32>(t.slices.size());
   g.src_count = 0;
   if (e.is_array()) {
     for (element s : as_array(e)) {
       u32 idx;
-      std::string err = slice(s, what, idx);
-      if (!err.empty()) return err;
+      CC_TRY(slice(s, what, idx));
       ++g.src_count;
     }
     return {};
   }
   u32 idx;
-  std::string err = slice(e, what, idx);
-  if (err.empty()) g.src_count = 1;
-  return err;
+  CC_TRY(slice(e, what, idx));
+  g.src_count = 1;
+  return {};
 }
 
 // Reads the groups of a data task. Sources are stored before the destination
 // of each group so that a group's sources are contiguous.
-std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) {
+Status JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) {
   Trace& t = out_.trace;
-  if (t.groups.size() >= 0xfffffffeu) return "too many tasks";
+  if (t.groups.size() >= 0xfffffffeu) return Error{"too many tasks"};
   task.first_group = static_cast<u32>(t.groups.size());
-  auto one_group = [&](element obj, std::string_view ctx) -> std::string {
+  auto one_group = [&](element obj, std::string_view ctx) -> Status {
     JsonField src, srcs, dst;
-    for (auto [k, v] : as_object(obj)) {
-      if (k == "src") src = v;
-      else if (k == "srcs") srcs = v;
-      else if (k == "dst") dst = v;
-    }
+    CC_TRY(read_fields(obj, {{"src", &src}, {"srcs", &srcs}, {"dst", &dst}}, {ctx}));
     Group g;
-    std::string err;
+    Status err;
     if (reduce) {
-      if (src.is_valid() && srcs.is_valid()) return fmt::format("{} has both \"src\" and \"srcs\"", ctx);
-      if (srcs.is_valid() && !srcs.is_array()) return "\"srcs\" must be an array of slices";
-      if (src.is_valid() && !src.is_object()) return "\"src\" must be a slice object";
+      if (src.is_valid() && srcs.is_valid()) return Error{fmt::format("{} has both \"src\" and \"srcs\"", ctx)};
+      if (srcs.is_valid() && !srcs.is_array()) return Error{"\"srcs\" must be an array of slices"};
+      if (src.is_valid() && !src.is_object()) return Error{"\"src\" must be a slice object"};
       // No source at all is representable: stage 2 reports it (201).
       g.first_src = static_cast<u32>(t.slices.size());
       if (srcs.is_valid()) err = group_srcs(srcs, "srcs", g);
       else if (src.is_valid()) err = group_srcs(src, "src", g);
     } else {
-      if (!src.is_valid()) return fmt::format("{} lacks \"src\"", ctx);
-      if (!src.is_object()) return "\"src\" must be a slice object";
+      if (!src.is_valid()) return Error{fmt::format("{} lacks \"src\"", ctx)};
+      if (!src.is_object()) return Error{"\"src\" must be a slice object"};
       err = group_srcs(src, "src", g);
     }
-    if (!err.empty()) return err;
-    if (!dst.is_valid()) return fmt::format("{} lacks \"dst\"", ctx);
-    if (!(err = slice(dst, "dst", g.dst)).empty()) return err;
+    if (!err) return err;
+    if (!dst.is_valid()) return Error{fmt::format("{} lacks \"dst\"", ctx)};
+    CC_TRY(slice(dst, "dst", g.dst));
     if (reduce && !t.recorded_lens.empty() && t.recorded_lens.back().first == g.dst)
-      return "only a copy's \"dst\" may have \"recordedLen\" (a reduce's lengths must agree)";
+      return Error{"only a copy's \"dst\" may have \"recordedLen\" (a reduce's lengths must agree)"};
     t.groups.push_back(g);
     ++task.group_count;
     return {};
@@ -321,67 +297,59 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
   std::string_view key = reduce ? "groups" : "pairs";
   element list;
   if (as_object(e)[key].get(list))
-    return fmt::format("{} lacks \"{}\"", name(task.type), key);
+    return Error{fmt::format("{} lacks \"{}\"", name(task.type), key)};
   simdjson::dom::array a;
-  if (list.get_array().get(a)) return fmt::format("\"{}\" must be an array", key);
+  if (list.get_array().get(a)) return Error{fmt::format("\"{}\" must be an array", key)};
   for (element g : a) {
-    if (!g.is_object()) return fmt::format("each of \"{}\" must be an object", key);
-    std::string err = one_group(g, reduce ? "a group" : "a pair");
-    if (!err.empty()) return err;
+    if (!g.is_object()) return Error{fmt::format("each of \"{}\" must be an object", key)};
+    CC_TRY(one_group(g, reduce ? "a group" : "a pair"));
   }
   return {};
 }
 
-std::string JsonlParser::task(element e) {
+Status JsonlParser::task(element e) {
   JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost;
-  bool ccu_line = false;
-  for (auto [k, v] : as_object(e)) {
-    if (k == "ccu") ccu_line = true;
-    else if (k == "notifyIndexLost") index_lost = v;
-    else if (k == "rank") rank = v;
-    else if (k == "tag") tag = v;
-    else if (k == "stream") stream = v;
-    else if (k == "type") type = v;
-    else if (k == "link") link = v;
-    else if (k == "dataType") dtype = v;
-    else if (k == "reduceOp") reduce = v;
-    else if (k == "notifyId") notify = v;
-    else if (k == "waitRank") wait_rank = v;
-    else if (k == "recordRank") record_rank = v;
-    else if (k == "format") return "a second trace header";
-  }
+  JsonField ccu, format;
+  // "rank", "stream" and "type" are required only once the line is known
+  // to be a task (not a CCU data line, not a second header).
+  CC_TRY(read_fields(e,
+                     {{"rank", &rank}, {"stream", &stream}, {"type", &type}, {"link", &link}, {"tag", &tag},
+                      {"dataType", &dtype}, {"reduceOp", &reduce}, {"notifyId", &notify},
+                      {"waitRank", &wait_rank}, {"recordRank", &record_rank}, {"notifyIndexLost", &index_lost},
+                      {"ccu", &ccu}, {"format", &format}},
+                     {"task"}));
+  if (format.is_valid()) return Error{"a second trace header"};
   Trace& t = out_.trace;
-  if (ccu_line) {
-    if (version_ < 2) return "CCU data lines need trace format version 2";
+  if (ccu.is_valid()) {
+    if (version_ < 2) return Error{"CCU data lines need trace format version 2"};
     return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
   }
-  if (!rank.is_valid()) return "task lacks \"rank\"";
-  if (!stream.is_valid()) return "task lacks \"stream\"";
-  if (!type.is_valid()) return "task lacks \"type\"";
+  if (!rank.is_valid()) return Error{"task lacks \"rank\""};
+  if (!stream.is_valid()) return Error{"task lacks \"stream\""};
+  if (!type.is_valid()) return Error{"task lacks \"type\""};
   Task task;
   task.line = static_cast<u32>(line_);
   u64 r = 0;
-  std::string err;
-  if (!(err = get_u64(rank, "rank", r)).empty()) return err;
+  CC_TRY(get_u64(rank, "rank", r));
   if (r >= t.op.ranks)
-    return fmt::format("task rank {} is outside the operator's ranks 0..{}", r, t.op.ranks - 1);
+    return Error{fmt::format("task rank {} is outside the operator's ranks 0..{}", r, t.op.ranks - 1)};
   task.rank = static_cast<u32>(r);
-  if (!(err = get_u32(stream, "stream", task.stream)).empty()) return err;
+  CC_TRY(get_u32(stream, "stream", task.stream));
   std::string_view s;
-  if (!(err = get_string(type, "type", s)).empty()) return err;
+  CC_TRY(get_string(type, "type", s));
   if (link.is_valid()) {
     std::string_view l;
-    if (!(err = get_string(link, "link", l)).empty()) return err;
+    CC_TRY(get_string(link, "link", l));
     auto lk = parse_link(l);
-    if (!lk) return fmt::format("unknown link \"{}\" (SDMA, RDMA, CCU, LOCAL)", l);
+    if (!lk) return Error{fmt::format("unknown link \"{}\" (SDMA, RDMA, CCU, LOCAL)", l)};
     task.link = *lk;
   }
   if (tag.is_valid()) {
     std::string_view g;
-    if (!(err = get_string(tag, "tag", g)).empty()) return err;
+    CC_TRY(get_string(tag, "tag", g));
     task.tag = t.intern_tag(g);
   }
-  if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
+  if (t.tasks.size() >= 0xfffffffeu) return Error{"too many tasks"};
   auto tt = parse_task_type(s);
   if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
   if (!tt) {
@@ -410,43 +378,43 @@ std::string JsonlParser::task(element e) {
       task.data_type = t.op.data_type;
       task.reduce_op = t.op.reduce_op;
       if (red && dtype.is_valid()) {
-        if (!(err = get_string(dtype, "dataType", s)).empty()) return err;
+        CC_TRY(get_string(dtype, "dataType", s));
         auto d = parse_data_type(s);
-        if (!d) return fmt::format("unknown data type \"{}\"", s);
+        if (!d) return Error{fmt::format("unknown data type \"{}\"", s)};
         task.data_type = *d;
       }
       if (red && reduce.is_valid()) {
-        if (!(err = get_string(reduce, "reduceOp", s)).empty()) return err;
+        CC_TRY(get_string(reduce, "reduceOp", s));
         auto o = parse_reduce_op(s);
-        if (!o) return fmt::format("unknown reduce op \"{}\"", s);
+        if (!o) return Error{fmt::format("unknown reduce op \"{}\"", s)};
         task.reduce_op = *o;
       }
       bool batch = task.type == TaskType::BATCH_TRANS_MEM || task.type == TaskType::BATCH_REDUCE;
-      if (!(err = data_groups(e, task, batch, red)).empty()) return err;
+      CC_TRY(data_groups(e, task, batch, red));
       break;
     }
     case TaskType::RECORD:
     case TaskType::WAIT: {
-      if (!notify.is_valid()) return fmt::format("{} lacks \"notifyId\"", name(task.type));
-      if (!(err = get_u32(notify, "notifyId", task.notify)).empty()) return err;
+      if (!notify.is_valid()) return Error{fmt::format("{} lacks \"notifyId\"", name(task.type))};
+      CC_TRY(get_u32(notify, "notifyId", task.notify));
       JsonField peer = task.type == TaskType::RECORD ? wait_rank : record_rank;
       task.peer = task.rank;
       if (peer.is_valid()) {
         u64 p = 0;
         const char* key = task.type == TaskType::RECORD ? "waitRank" : "recordRank";
-        if (!(err = get_u64(peer, key, p)).empty()) return err;
+        CC_TRY(get_u64(peer, key, p));
         task.peer = p > 0xffffffffu ? kNone : static_cast<u32>(p);  // outside: 101
       }
       // The source dropped the notify index (kTaskNotifyIndexLost).
       if (index_lost.is_valid()) {
         bool lost = false;
-        if (index_lost.get_bool().get(lost)) return "\"notifyIndexLost\" must be true or false";
+        CC_TRY(get_bool(index_lost, "notifyIndexLost", lost));
         if (lost) task.flags |= kTaskNotifyIndexLost;
       }
       break;
     }
     case TaskType::CCU_GRAPH:
-      if (!(err = parse_ccu_task(e, t, task)).empty()) return err;
+      CC_TRY(parse_ccu_task(e, t, task));
       break;
     case TaskType::UNKNOWN:
       break;
@@ -466,8 +434,7 @@ Result<ReadTrace> read_jsonl_stream(std::FILE* f, const std::string& display) {
 
 Result<ReadTrace> read_jsonl_file(const std::string& path) {
   LineReader lines;
-  std::string err = lines.open(path);
-  if (!err.empty()) return Error{fmt::format("{}: cannot open: {}", path, err)};
+  if (Status st = lines.open(path); !st) return Error{fmt::format("{}: cannot open: {}", path, st.message())};
   JsonlParser p(path);
   // Task lines are rarely shorter than ~90 bytes: reserving for the file's
   // real size spares the copies of growing ten-million-entry arrays.

@@ -19,54 +19,47 @@ namespace {
 bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
 
 // One JSON document of the parameters: an op object or an entry.
-std::string parse_document(element e, StLogParamEntry& entry) {
-  if (!e.is_object()) return "operator parameters must be a JSON object";
+Status parse_document(element e, StLogParamEntry& entry) {
+  if (!e.is_object()) return Error{"operator parameters must be a JSON object"};
   JsonField test, dump, op, buffers, rank_buffers, type;
-  for (auto [k, v] : as_object(e)) {
-    if (k == "test") test = v;
-    else if (k == "dump") dump = v;
-    else if (k == "op") op = v;
-    else if (k == "buffers") buffers = v;
-    else if (k == "rankBuffers") rank_buffers = v;
-    else if (k == "type") type = v;
-  }
+  CC_TRY(read_fields(e,
+                     {{"test", &test}, {"dump", &dump}, {"op", &op}, {"buffers", &buffers},
+                      {"rankBuffers", &rank_buffers}, {"type", &type}},
+                     {"operator parameters"}));
   Trace& t = entry.header;
-  std::string err;
   if (!op.is_valid()) {
     if (!type.is_valid())
-      return "expected an \"op\" object of trace-format.md or a line {\"test\",\"dump\",\"op\",...} (stlog.md §6)";
-    err = parse_op(e, t.op);
-    return err;
+      return Error{"expected an operator object {\"type\",\"ranks\",...} or a line {\"test\",\"dump\",\"op\",...}"};
+    return parse_op(e, t.op);
   }
-  if (!(err = parse_op(op, t.op)).empty()) return err;
+  CC_TRY(parse_op(op, t.op));
   if (test.is_valid()) {
     std::string_view s;
-    if (!(err = get_string(test, "test", s)).empty()) return err;
+    CC_TRY(get_string(test, "test", s));
     entry.test = std::string(s);
   }
   if (dump.is_valid()) {
-    if (!entry.test) return "\"dump\" needs \"test\" (the dump index counts within one test)";
+    if (!entry.test) return Error{"\"dump\" needs \"test\" (the dump index counts within one test)"};
     u64 d = 0;
-    if (!(err = get_u64(dump, "dump", d)).empty()) return err;
+    CC_TRY(get_u64(dump, "dump", d));
     entry.dump = d;
   }
-  if (buffers.is_valid() && !(err = parse_buffers(buffers, t)).empty()) return err;
-  if (rank_buffers.is_valid() && !(err = parse_rank_buffers(rank_buffers, t)).empty()) return err;
+  if (buffers.is_valid()) CC_TRY(parse_buffers(buffers, t));
+  if (rank_buffers.is_valid()) CC_TRY(parse_rank_buffers(rank_buffers, t));
   return {};
 }
 
-std::string parse_text(const simdjson::padded_string& text, u64 line, const std::string& display,
+Status parse_text(const simdjson::padded_string& text, u64 line, const std::string& display,
                        simdjson::dom::parser& parser, StLogParams& out) {
   element e;
   auto err = parser.parse(text).get(e);
-  if (err) return fmt::format("{}:{}: invalid JSON: {}", display, line, simdjson::error_message(err));
+  if (err) return Error{fmt::format("{}:{}: invalid JSON: {}", display, line, simdjson::error_message(err))};
   StLogParamEntry entry;
   entry.where = fmt::format("{}:{}", display, line);
-  std::string what = parse_document(e, entry);
-  if (!what.empty()) return fmt::format("{}: {}", entry.where, what);
+  if (Status st = parse_document(e, entry); !st) return Error{fmt::format("{}: {}", entry.where, st.message())};
   for (const StLogParamEntry& other : out.entries)
     if (other.test == entry.test && other.dump == entry.dump)
-      return fmt::format("{}: a second entry for the same dumps as {}", entry.where, other.where);
+      return Error{fmt::format("{}: a second entry for the same dumps as {}", entry.where, other.where)};
   out.entries.push_back(std::move(entry));
   return {};
 }
@@ -83,8 +76,7 @@ Result<StLogParams> parse_stlog_params(const std::string& text, const std::strin
   simdjson::padded_string whole(text);
   if (!parser.parse(whole).get(e)) {
     u64 line = 1 + static_cast<u64>(std::count(text.begin(), text.begin() + static_cast<long>(first), '\n'));
-    std::string err = parse_text(whole, line, display, parser, out);
-    if (!err.empty()) return Error{err};
+    CC_TRY(parse_text(whole, line, display, parser, out));
     return out;
   }
   std::size_t pos = 0;
@@ -95,8 +87,7 @@ Result<StLogParams> parse_stlog_params(const std::string& text, const std::strin
     pos = nl == std::string::npos ? text.size() : nl + 1;
     ++line;
     if (blank(l)) continue;
-    std::string err = parse_text(simdjson::padded_string(l), line, display, parser, out);
-    if (!err.empty()) return Error{err};
+    CC_TRY(parse_text(simdjson::padded_string(l), line, display, parser, out));
   }
   return out;
 }
@@ -109,8 +100,7 @@ Result<StLogParams> load_stlog_params(const std::string& op_arg) {
   std::fclose(f);
   // Small JSON files; read whole (compressed ones too, by content).
   ByteSource src;
-  std::string err = src.open(op_arg);
-  if (!err.empty()) return Error{fmt::format("{}: cannot open: {}", op_arg, err)};
+  if (Status st = src.open(op_arg); !st) return Error{fmt::format("{}: cannot open: {}", op_arg, st.message())};
   std::string text;
   char buf[1 << 16];
   while (std::size_t n = src.read(buf, sizeof buf)) text.append(buf, n);
@@ -225,24 +215,24 @@ void infer_bounds(Trace& t, std::vector<Finding>& findings) {
 
 }  // namespace
 
-std::string apply_stlog_params(Trace& t, const StLogParamEntry* p, std::vector<Finding>& findings,
+Status apply_stlog_params(Trace& t, const StLogParamEntry* p, std::vector<Finding>& findings,
                                std::vector<u32>& new_ids) {
   if (p) {
     const Trace& h = p->header;
     if (h.op.ranks != t.op.ranks)
-      return fmt::format("the dump has {} rank{}, its operator parameters ({}) say {}", t.op.ranks,
-                         t.op.ranks == 1 ? "" : "s", p->where, h.op.ranks);
+      return Error{fmt::format("the dump has {} rank{}, its operator parameters ({}) say {}", t.op.ranks,
+                         t.op.ranks == 1 ? "" : "s", p->where, h.op.ranks)};
     t.op = h.op;
     for (BufId b = 0; b < h.sizes.declared.size(); ++b) {
       if (h.sizes.declared[b] == BufferSizes::kUndeclared) continue;
       BufId id = t.buffers.intern(h.buffers.name(b));
-      if (id == kNoBuf) return "too many buffer types";
+      if (id == kNoBuf) return Error{"too many buffer types"};
       if (t.sizes.declared.size() <= id) t.sizes.declared.resize(id + 1, BufferSizes::kUndeclared);
       t.sizes.declared[id] = h.sizes.declared[b];
     }
     for (auto [key, size] : h.sizes.per_rank) {
       BufId id = t.buffers.intern(h.buffers.name(static_cast<BufId>(key & 0xffff)));
-      if (id == kNoBuf) return "too many buffer types";
+      if (id == kNoBuf) return Error{"too many buffer types"};
       t.sizes.per_rank[(key >> 16 << 16) | id] = size;
     }
     if (t.op.in_place)
@@ -260,8 +250,7 @@ std::string apply_stlog_params(Trace& t, const StLogParamEntry* p, std::vector<F
   // Copies take the operator's data type, as in a trace (trace-format.md).
   for (Task& k : t.tasks)
     if (k.type == TaskType::TRANS_MEM) k.data_type = t.op.data_type;
-  std::string err = finalize_trace(t, &new_ids);
-  if (!err.empty()) return err;
+  CC_TRY(finalize_trace(t, &new_ids));
   infer_bounds(t, findings);
   warn_scatter_relay(t, findings);
   return {};

@@ -53,7 +53,7 @@ std::optional<u64> st_framework_size(const Op& op, BufId buf);
 // `findings`, and warns once when a Scatter relays through non-root INPUT
 // (STLOG-W-SCATTER-RELAY). Returns "" or what is wrong (the rank count
 // disagrees with the operator).
-std::string apply_stlog_params(Trace& trace, const StLogParamEntry* params, std::vector<Finding>& findings,
+Status apply_stlog_params(Trace& trace, const StLogParamEntry* params, std::vector<Finding>& findings,
                                std::vector<u32>& new_ids);
 
 }  // namespace cc

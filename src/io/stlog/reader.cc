@@ -74,7 +74,7 @@ class Parser {
   explicit Parser(std::string display) : display_(std::move(display)) {}
 
   // Takes one line; "" or what is wrong with it.
-  std::string line(std::string_view text, u64 no);
+  Status line(std::string_view text, u64 no);
   void finish() { end_dump(); }
   std::vector<std::unique_ptr<Dump>>& dumps() { return dumps_; }
 
@@ -82,8 +82,8 @@ class Parser {
   bool in_dump() const { return cur_ != nullptr; }
   void end_dump();
   void start_dump(u64 no);
-  std::string task_line(std::string_view text, u64 no);
-  std::string add_task(const StTask& s, u32 no, std::string_view text);
+  Status task_line(std::string_view text, u64 no);
+  Status add_task(const StTask& s, u32 no, std::string_view text);
 
   std::string display_;
   std::vector<std::unique_ptr<Dump>> dumps_;
@@ -116,7 +116,7 @@ void Parser::start_dump(u64 no) {
   queue_ = -1;
 }
 
-std::string Parser::line(std::string_view text, u64 no) {
+Status Parser::line(std::string_view text, u64 no) {
   if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
   StLine c = classify_st_line(text);
   switch (c.cls) {
@@ -134,18 +134,18 @@ std::string Parser::line(std::string_view text, u64 no) {
         start_dump(no);
         return {};
       }
-      if (!in_dump()) return fmt::format("\"rank id is {}\" outside a dump (a dump begins with rank id 0)", c.number);
+      if (!in_dump()) return Error{fmt::format("\"rank id is {}\" outside a dump (a dump begins with rank id 0)", c.number)};
       if (static_cast<std::int64_t>(c.number) != rank_ + 1)
-        return fmt::format("\"rank id is {}\" where rank id {} was expected (ranks come in order 0, 1, ...)",
-                           c.number, rank_ + 1);
+        return Error{fmt::format("\"rank id is {}\" where rank id {} was expected (ranks come in order 0, 1, ...)",
+                           c.number, rank_ + 1)};
       rank_ = static_cast<std::int64_t>(c.number);
       queue_ = -1;
       return {};
     case StLineClass::QueueHeader:
-      if (!in_dump()) return fmt::format("\"stream/queue id is {}\" outside a dump", c.number);
+      if (!in_dump()) return Error{fmt::format("\"stream/queue id is {}\" outside a dump", c.number)};
       if (static_cast<std::int64_t>(c.number) != queue_ + 1)
-        return fmt::format("\"stream/queue id is {}\" where queue id {} was expected (queues come in order 0, 1, ...)",
-                           c.number, queue_ + 1);
+        return Error{fmt::format("\"stream/queue id is {}\" where queue id {} was expected (queues come in order 0, 1, ...)",
+                           c.number, queue_ + 1)};
       queue_ = static_cast<std::int64_t>(c.number);
       next_index_ = 0;
       return {};
@@ -163,27 +163,26 @@ std::string Parser::line(std::string_view text, u64 no) {
   return {};
 }
 
-std::string Parser::task_line(std::string_view text, u64 no) {
-  std::string err = parse_st_task(text, st_);
-  if (!err.empty()) return err;
+Status Parser::task_line(std::string_view text, u64 no) {
+  CC_TRY(parse_st_task(text, st_));
   if (!in_dump() || queue_ < 0)
-    return "a task line outside a dump's queue block (no \"rank id is\" and \"stream/queue id is\" before it)";
+    return Error{"a task line outside a dump's queue block (no \"rank id is\" and \"stream/queue id is\" before it)"};
   if (st_.rank != rank_ || st_.queue != queue_)
-    return fmt::format("task of rank {} queue {} inside the block of rank {} queue {}", st_.rank, st_.queue, rank_,
-                       queue_);
+    return Error{fmt::format("task of rank {} queue {} inside the block of rank {} queue {}", st_.rank, st_.queue, rank_,
+                       queue_)};
   if (st_.index != next_index_)
-    return fmt::format("index {} where index {} was expected (indices run 0, 1, ... without gaps)", st_.index,
-                       next_index_);
-  if (no > 0xffffffffu) return "more than 2^32 lines are not supported";
-  if (next_index_ == 0xffffffffu) return "more than 2^32 tasks in one queue";
+    return Error{fmt::format("index {} where index {} was expected (indices run 0, 1, ... without gaps)", st_.index,
+                       next_index_)};
+  if (no > 0xffffffffu) return Error{"more than 2^32 lines are not supported"};
+  if (next_index_ == 0xffffffffu) return Error{"more than 2^32 tasks in one queue"};
   ++next_index_;
   return add_task(st_, static_cast<u32>(no), text);
 }
 
-std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
+Status Parser::add_task(const StTask& s, u32 no, std::string_view text) {
   Trace& t = cur_->read.trace;
   if (t.tasks.size() >= 0xfffffffeu || t.slices.size() >= 0xfffffff0u - s.srcs.size())
-    return "too many tasks in one dump";
+    return Error{"too many tasks in one dump"};
   Task k;
   k.rank = s.rank;
   k.stream = s.queue;
@@ -310,7 +309,7 @@ std::string Parser::add_task(const StTask& s, u32 no, std::string_view text) {
     k.data_type = s.data_type;
     k.reduce_op = s.reduce_op;
   }
-  if (too_many_buffers) return "too many buffer types";
+  if (too_many_buffers) return Error{"too many buffer types"};
   t.tasks.push_back(k);
   return {};
 }
@@ -380,8 +379,8 @@ Result<std::vector<StLogCase>> read_lines(LineReader& lines, const std::string& 
   Parser parser(display);
   std::string_view text;
   while (lines.next(text)) {
-    std::string err = parser.line(text, lines.line_number());
-    if (!err.empty()) return Error{fmt::format("{}:{}: {}", display, lines.line_number(), err)};
+    if (Status st = parser.line(text, lines.line_number()); !st)
+      return Error{fmt::format("{}:{}: {}", display, lines.line_number(), st.message())};
   }
   if (!lines.error().empty())
     return Error{fmt::format("{}:{}: {}", display, lines.line_number() + 1, lines.error())};
@@ -408,8 +407,8 @@ Result<std::vector<StLogCase>> read_lines(LineReader& lines, const std::string& 
     t.name = c.name;
     std::vector<u32> new_ids;
     std::vector<Finding> bounds;
-    std::string err = apply_stlog_params(t, p.value(), bounds, new_ids);
-    if (!err.empty()) return Error{fmt::format("{}:{}: {}: {}", display, d->line, c.name, err)};
+    if (Status st = apply_stlog_params(t, p.value(), bounds, new_ids); !st)
+      return Error{fmt::format("{}:{}: {}: {}", display, d->line, c.name, st.message())};
     for (Finding& f : c.read.findings)
       for (u32& id : f.tasks) id = new_ids[id];
     for (Finding& f : bounds) c.read.findings.push_back(std::move(f));
@@ -423,8 +422,7 @@ Result<std::vector<StLogCase>> read_lines(LineReader& lines, const std::string& 
 
 Result<std::vector<StLogCase>> read_stlog_file(const std::string& path, const StLogOptions& options) {
   LineReader lines;
-  std::string err = lines.open(path);
-  if (!err.empty()) return Error{fmt::format("{}: cannot open: {}", path, err)};
+  if (Status st = lines.open(path); !st) return Error{fmt::format("{}: cannot open: {}", path, st.message())};
   return read_lines(lines, path, path, options);
 }
 

@@ -96,15 +96,15 @@ struct Attr {
 // The attributes of a task line, looked up by key.
 class Attrs {
  public:
-  std::string parse(std::string_view text) {
+  Status parse(std::string_view text) {
     std::array<std::string_view, 16> pieces;
-    if (!split_depth0(text, pieces, n_)) return "unbalanced brackets or too many attributes";
+    if (!split_depth0(text, pieces, n_)) return Error{"unbalanced brackets or too many attributes"};
     for (std::size_t i = 0; i < n_; ++i) {
       std::size_t eq = pieces[i].find('=');
-      if (eq == std::string_view::npos) return fmt::format("attribute \"{}\" has no '='", pieces[i]);
+      if (eq == std::string_view::npos) return Error{fmt::format("attribute \"{}\" has no '='", pieces[i])};
       attrs_[i] = {trim(pieces[i].substr(0, eq)), trim(pieces[i].substr(eq + 1))};
       for (std::size_t j = 0; j < i; ++j)
-        if (attrs_[j].key == attrs_[i].key) return fmt::format("attribute \"{}\" appears twice", attrs_[i].key);
+        if (attrs_[j].key == attrs_[i].key) return Error{fmt::format("attribute \"{}\" appears twice", attrs_[i].key)};
     }
     return {};
   }
@@ -130,94 +130,90 @@ std::optional<std::size_t> enum_value(std::string_view v, std::string_view cls,
   return std::nullopt;
 }
 
-std::string parse_slice(std::string_view v, std::string_view key, StSlice& out) {
+Status parse_slice(std::string_view v, std::string_view key, StSlice& out) {
   if (!starts_with(v, "DataSlice[") || !ends_with(v, "]"))
-    return fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key);
+    return Error{fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key)};
   std::array<std::string_view, 3> parts;
   std::size_t n = 0;
   if (!split_depth0(v.substr(10, v.size() - 11), parts, n) || n != 3)
-    return fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key);
+    return Error{fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key)};
   if (!starts_with(parts[0], "BufferType::") || !st_buffer_type_valid(parts[0].substr(12)))
-    return fmt::format("{}: unknown buffer type \"{}\"", key, parts[0]);
+    return Error{fmt::format("{}: unknown buffer type \"{}\"", key, parts[0])};
   out.buf = parts[0].substr(12);
   for (std::size_t i = 1; i < 3; ++i) {
     std::size_t eq = parts[i].find('=');
     std::string_view k = eq == std::string_view::npos ? parts[i] : trim(parts[i].substr(0, eq));
     if ((i == 1 && k != "offset") || (i == 2 && k != "size"))
-      return fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key);
+      return Error{fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key)};
     auto num = parse_digits(trim(parts[i].substr(eq + 1)));
-    if (!num) return fmt::format("{}: {} must be an unsigned decimal of at most 64 bits", key, k);
+    if (!num) return Error{fmt::format("{}: {} must be an unsigned decimal of at most 64 bits", key, k)};
     (i == 1 ? out.offset : out.size) = *num;
   }
   return {};
 }
 
-// The attribute parsers below return "" or what is wrong.
+// The attribute parsers below fail with what is wrong.
 struct Fields {
   const Attrs& a;
   std::string_view kind;
 
-  std::string need(std::string_view key, std::string_view& v) const {
+  Status need(std::string_view key, std::string_view& v) const {
     const std::string_view* p = a.find(key);
-    if (!p) return fmt::format("{} lacks {}", kind, key);
+    if (!p) return Error{fmt::format("{} lacks {}", kind, key)};
     v = *p;
     return {};
   }
   // A %d field that must not be negative.
-  std::string number(std::string_view key, u64& out) const {
+  Status number(std::string_view key, u64& out) const {
     std::string_view v;
-    std::string err = need(key, v);
-    if (!err.empty()) return err;
+    CC_TRY(need(key, v));
     auto n = parse_signed(v);
-    if (!n) return fmt::format("{}: {} \"{}\" is not a decimal integer", kind, key, v);
-    if (*n < 0) return fmt::format("{}: {} is negative ({})", kind, key, *n);
+    if (!n) return Error{fmt::format("{}: {} \"{}\" is not a decimal integer", kind, key, v)};
+    if (*n < 0) return Error{fmt::format("{}: {} is negative ({})", kind, key, *n)};
     out = static_cast<u64>(*n);
     return {};
   }
-  std::string slice(std::string_view key, StSlice& out) const {
+  Status slice(std::string_view key, StSlice& out) const {
     std::string_view v;
-    std::string err = need(key, v);
-    if (!err.empty()) return err;
-    err = parse_slice(v, key, out);
-    return err.empty() ? err : fmt::format("{}: {}", kind, err);
+    CC_TRY(need(key, v));
+    if (Status st = parse_slice(v, key, out); !st) return Error{fmt::format("{}: {}", kind, st.message())};
+    return {};
   }
-  std::string reduce(StTask& t) const {
+  Status reduce(StTask& t) const {
     u64 d = 0, o = 0;
-    std::string err = number("dataType", d);
-    if (!err.empty()) return err;
+    CC_TRY(number("dataType", d));
     auto dt = st_data_type(static_cast<std::int64_t>(d));
-    if (!dt) return fmt::format("{}: dataType {} is not a CheckerDataType (0-15)", kind, d);
-    if (!(err = number("reduceOp", o)).empty()) return err;
+    if (!dt) return Error{fmt::format("{}: dataType {} is not a CheckerDataType (0-15)", kind, d)};
+    CC_TRY(number("reduceOp", o));
     auto op = st_reduce_op(static_cast<std::int64_t>(o));
-    if (!op) return fmt::format("{}: reduceOp {} is not a CheckerReduceOp (0-3)", kind, o);
+    if (!op) return Error{fmt::format("{}: reduceOp {} is not a CheckerReduceOp (0-3)", kind, o)};
     t.data_type = *dt;
     t.reduce_op = *op;
     return {};
   }
-  std::string link(StTask& t) const {
+  Status link(StTask& t) const {
     std::string_view v;
-    std::string err = need("link", v);
-    if (!err.empty()) return err;
+    CC_TRY(need("link", v));
     constexpr std::string_view kProto = "link prototyp=";
     auto l = starts_with(v, kProto) ? enum_value(v.substr(kProto.size()), "LinkProtoStub", kLinkNames)
                                     : std::nullopt;
-    if (!l) return fmt::format("{}: link \"{}\" is not \"link prototyp=LinkProtoStub::NAME\"", kind, v);
+    if (!l) return Error{fmt::format("{}: link \"{}\" is not \"link prototyp=LinkProtoStub::NAME\"", kind, v)};
     t.link = static_cast<StLink>(*l);
     return {};
   }
 };
 
-std::string parse_attrs(std::string_view text, StTask& t) {
+Status parse_attrs(std::string_view text, StTask& t) {
   // The attributes of kinds collcheck does not model are opaque.
   if (t.kind == StKind::AivTaskStub || t.kind == StKind::Unsupported || t.kind == StKind::Unknown) return {};
   Attrs a;
-  std::string err = a.parse(text);
-  if (!err.empty()) return fmt::format("{}: {}", t.kind_name, err);
+  if (Status st = a.parse(text); !st) return Error{fmt::format("{}: {}", t.kind_name, st.message())};
   Fields f{a, t.kind_name};
-  auto all = [](std::initializer_list<std::string> errs) {
-    for (const std::string& e : errs)
-      if (!e.empty()) return e;
-    return std::string();
+  // Every field is read (in order), and the first failure is the answer.
+  auto all = [](std::initializer_list<Status> results) -> Status {
+    for (const Status& r : results)
+      if (!r) return r;
+    return {};
   };
   switch (t.kind) {
     case StKind::LocalCopy:
@@ -227,16 +223,17 @@ std::string parse_attrs(std::string_view text, StTask& t) {
       t.srcs.emplace_back();
       return all({f.reduce(t), f.slice("srcSlice", t.srcs[0]), f.slice("dstSlice", t.dst)});
     case StKind::LocalBatchReduce: {
-      if (!(err = f.reduce(t)).empty()) return err;
+      CC_TRY(f.reduce(t));
       std::string_view list;
-      if (!(err = f.need("srcSlice", list)).empty()) return err;
+      CC_TRY(f.need("srcSlice", list));
       std::array<std::string_view, 1024> items;
       std::size_t n = 0;
       if (!starts_with(list, "[") || !ends_with(list, "]") || !split_depth0(list.substr(1, list.size() - 2), items, n))
-        return fmt::format("{}: srcSlice must be a list [DataSlice[...],...] of at most 1024 slices", t.kind_name);
+        return Error{fmt::format("{}: srcSlice must be a list [DataSlice[...],...] of at most 1024 slices", t.kind_name)};
       for (std::size_t i = 0; i < n; ++i) {
         StSlice s;
-        if (!(err = parse_slice(items[i], "srcSlice", s)).empty()) return fmt::format("{}: {}", t.kind_name, err);
+        if (Status st = parse_slice(items[i], "srcSlice", s); !st)
+          return Error{fmt::format("{}: {}", t.kind_name, st.message())};
         t.srcs.push_back(s);
       }
       return f.slice("dstSlice", t.dst);
@@ -246,19 +243,19 @@ std::string parse_attrs(std::string_view text, StTask& t) {
       return f.number("topicId", t.topic);
     case StKind::Post:
     case StKind::Wait: {
-      if (!(err = all({f.number("remoteRank", t.remote), f.link(t)})).empty()) return err;
+      CC_TRY(all({f.number("remoteRank", t.remote), f.link(t)}));
       const std::string_view* type = a.find("notifyType");
       const std::string_view* topic = a.find("topicId");
-      if (type && topic) return fmt::format("{} has both notifyType and topicId", t.kind_name);
-      if (!type && !topic) return fmt::format("{} lacks notifyType (or topicId in the CCU form)", t.kind_name);
+      if (type && topic) return Error{fmt::format("{} has both notifyType and topicId", t.kind_name)};
+      if (!type && !topic) return Error{fmt::format("{} lacks notifyType (or topicId in the CCU form)", t.kind_name)};
       if (type) {
         auto n = enum_value(*type, "NotifyTypeStub", kNotifyTypeNames);
-        if (!n) return fmt::format("{}: unknown notifyType \"{}\"", t.kind_name, *type);
+        if (!n) return Error{fmt::format("{}: unknown notifyType \"{}\"", t.kind_name, *type)};
         t.notify_type = static_cast<StNotifyType>(*n);
       } else {
         t.ccu_form = true;
         t.notify_type = StNotifyType::CCU;
-        if (!(err = f.number("topicId", t.topic)).empty()) return err;
+        CC_TRY(f.number("topicId", t.topic));
       }
       if (const std::string_view* tag = a.find("originated tag")) t.tag = *tag;
       return {};
@@ -388,7 +385,7 @@ StLine classify_st_line(std::string_view line) {
   return out;
 }
 
-std::string parse_st_task(std::string_view line, StTask& t) {
+Status parse_st_task(std::string_view line, StTask& t) {
   std::vector<StSlice> keep = std::move(t.srcs);
   keep.clear();
   t = StTask{};
@@ -399,18 +396,18 @@ std::string parse_st_task(std::string_view line, StTask& t) {
   constexpr std::array<std::string_view, 3> keys = {"[rankId:", ", queueId:", ", index:"};
   constexpr std::array<std::string_view, 3> names = {"rankId", "queueId", "index"};
   for (std::size_t i = 0; i < 3; ++i) {
-    if (!starts_with(p, keys[i])) return std::string(kShape);
+    if (!starts_with(p, keys[i])) return Error{std::string(kShape)};
     p.remove_prefix(keys[i].size());
     std::size_t d = 0;
     while (d < p.size() && is_digit(p[d])) ++d;
     auto v = parse_digits(p.substr(0, d));
-    if (!v && d > 0) return fmt::format("{} {} does not fit in 32 bits", names[i], p.substr(0, d));
-    if (!v) return !p.empty() && p[0] == '-' ? fmt::format("{} is negative", names[i]) : std::string(kShape);
-    if (*v > 0xffffffffu) return fmt::format("{} {} does not fit in 32 bits", names[i], *v);
+    if (!v && d > 0) return Error{fmt::format("{} {} does not fit in 32 bits", names[i], p.substr(0, d))};
+    if (!v) return Error{!p.empty() && p[0] == '-' ? fmt::format("{} is negative", names[i]) : std::string(kShape)};
+    if (*v > 0xffffffffu) return Error{fmt::format("{} {} does not fit in 32 bits", names[i], *v)};
     *nums[i] = static_cast<u32>(*v);
     p.remove_prefix(d);
   }
-  if (!starts_with(p, "] ")) return std::string(kShape);
+  if (!starts_with(p, "] ")) return Error{std::string(kShape)};
   p.remove_prefix(2);
   if (starts_with(p, "[CCU GRAPH]")) {
     t.kind = StKind::CcuGraph;
@@ -421,7 +418,7 @@ std::string parse_st_task(std::string_view line, StTask& t) {
   while (k < p.size() && (p[k] == '_' || (p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= 'a' && p[k] <= 'z') ||
                           (k > 0 && is_digit(p[k]))))
     ++k;
-  if (k == 0 || k >= p.size() || p[k] != '[' || p.back() != ']') return std::string(kShape);
+  if (k == 0 || k >= p.size() || p[k] != '[' || p.back() != ']') return Error{std::string(kShape)};
   t.kind_name = p.substr(0, k);
   std::string_view attrs = p.substr(k + 1, p.size() - k - 2);
   t.kind = StKind::Unknown;

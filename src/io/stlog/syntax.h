@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc {
@@ -115,6 +116,6 @@ struct StTask {
 
 // Parses a line that starts with "[rankId:" (§2, §4). Returns "" or what is
 // wrong. `out.srcs` is reused (cleared) to spare allocations.
-std::string parse_st_task(std::string_view line, StTask& out);
+Status parse_st_task(std::string_view line, StTask& out);
 
 }  // namespace cc
