@@ -8,7 +8,8 @@
 #   lib/collcheck/ the shared libraries a COLLCHECK_STATIC binary still needs
 #     (cmake/static.cmake)
 # The man page and the completions are written at build time from the
-# --help of the binary just built (cmake/cli-docs.sh).
+# --help of the binary just built (cmake/cli-docs.sh), so not when
+# cross-compiling.
 include(GNUInstallDirs)
 
 set(COLLCHECK_CLI_DOCS ${CMAKE_BINARY_DIR}/cli-docs)
@@ -21,25 +22,26 @@ if(NOT CMAKE_CROSSCOMPILING)
     VERBATIM)
   add_custom_target(collcheck_cli_docs ALL
     DEPENDS ${COLLCHECK_CLI_DOCS}/collcheck.1 ${COLLCHECK_CLI_DOCS}/collcheck.bash ${COLLCHECK_CLI_DOCS}/_collcheck)
+
+  install(FILES ${COLLCHECK_CLI_DOCS}/collcheck.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${COLLCHECK_CLI_DOCS}/collcheck.bash
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME collcheck)
+  # zsh has no directory common to every prefix: upstream's is
+  # share/zsh/site-functions (in Debian's fpath under /usr/local), Debian's for
+  # packages is /usr/share/zsh/vendor-completions. The prefix is known only
+  # when installing (cmake --install --prefix, cpack), so the choice is made then.
+  install(CODE "
+    if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+      set(_zsh_dir vendor-completions)
+    else()
+      set(_zsh_dir site-functions)
+    endif()
+    file(INSTALL \"${COLLCHECK_CLI_DOCS}/_collcheck\"
+      DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATAROOTDIR}/zsh/\${_zsh_dir}\")
+  ")
 endif()
 
 install(TARGETS collcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${COLLCHECK_CLI_DOCS}/collcheck.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${COLLCHECK_CLI_DOCS}/collcheck.bash
-  DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME collcheck)
-# zsh has no directory common to every prefix: upstream's is
-# share/zsh/site-functions (in Debian's fpath under /usr/local), Debian's for
-# packages is /usr/share/zsh/vendor-completions. The prefix is known only when
-# installing (cmake --install --prefix, cpack), so the choice is made then.
-install(CODE "
-  if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
-    set(_zsh_dir vendor-completions)
-  else()
-    set(_zsh_dir site-functions)
-  endif()
-  file(INSTALL \"${COLLCHECK_CLI_DOCS}/_collcheck\"
-    DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATAROOTDIR}/zsh/\${_zsh_dir}\")
-")
 
 # The documentation keeps the layout of the source tree, so that the README's
 # links (docs/DESIGN.md, docs/html-report.png) hold where it is installed.
