@@ -18,6 +18,25 @@ else
 fi
 need dpkg-shlibdeps dpkg-dev
 need man man-db
+need flock util-linux
+# One such test at a time on this machine (several work trees may run their
+# suites at once); dpkg's own lock may be held by apt for a while: retry.
+lock=/tmp/collcheck-package-test.lock
+if [ ! -e "$lock" ] || [ -w "$lock" ]; then
+  exec 9>>"$lock"
+  flock -w 300 9 || fail "another package test held $lock for 5 minutes"
+fi
+as_dpkg() {
+  i=0
+  while ! $as_root dpkg "$@" >"$t/dpkg.log" 2>&1; do
+    i=$((i + 1))
+    if [ "$i" -ge 24 ] || ! grep -q 'lock' "$t/dpkg.log"; then
+      cat "$t/dpkg.log"
+      return 1
+    fi
+    sleep 5
+  done
+}
 if dpkg-query -W -f='${Status}' collcheck 2>/dev/null | grep -q 'ok installed'; then
   skip "a collcheck package is installed already"
 fi
@@ -51,7 +70,7 @@ for f in ./usr/bin/collcheck ./usr/share/man/man1/collcheck.1 ./usr/share/bash-c
 done
 ok "the package holds the binary, the man page, both completions and the documentation"
 
-$as_root dpkg -i "$deb" >"$t/dpkg.log" 2>&1 || { cat "$t/dpkg.log"; fail "dpkg -i ${deb##*/}"; }
+as_dpkg -i "$deb" || fail "dpkg -i ${deb##*/}"
 installed=1
 out=$(/usr/bin/collcheck --version) || fail "/usr/bin/collcheck --version"
 [ "$(echo "$out" | head -n 1)" = "collcheck $version" ] || fail "/usr/bin/collcheck --version printed: $out"
@@ -61,7 +80,7 @@ echo "$page" | grep -qx /usr/share/man/man1/collcheck.1 || fail "man -w collchec
 page=/usr/share/man/man1/collcheck.1
 ok "dpkg -i: /usr/bin/collcheck --version and check run, man -w collcheck is $page"
 
-$as_root dpkg -r collcheck >"$t/dpkg.log" 2>&1 || { cat "$t/dpkg.log"; fail "dpkg -r collcheck"; }
+as_dpkg -r collcheck || fail "dpkg -r collcheck"
 installed=0
 [ ! -e /usr/bin/collcheck ] || fail "/usr/bin/collcheck is still there after dpkg -r"
 if dpkg-query -W -f='${Status}' collcheck 2>/dev/null | grep -q 'ok installed'; then fail "still installed after dpkg -r"; fi
