@@ -4,7 +4,7 @@
 # of a room that the table in layers.cmake does not let it reach, a header
 # outside every room, or a path with "..". Quoted includes without a slash
 # are generated headers (collcheck_version.h, html_assets.h) and pass.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
 get_filename_component(SRC "${SRC}" ABSOLUTE)
 

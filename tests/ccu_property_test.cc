@@ -11,6 +11,7 @@
 #include <set>
 
 #include "ccu_random.h"
+#include "gen_cases.h"
 #include "graph/graph.h"
 #include "io/jsonl/reader.h"
 
@@ -35,7 +36,7 @@ Outcome outcome(const std::string& text, const CcuOptions& opt) {
   return o;
 }
 
-u32 rounds() { return std::getenv("COLLCHECK_LONG_TESTS") ? 5000 : 1000; }
+u32 rounds() { return test::long_tests() ? 5000 : test::scaled(1000); }
 
 TEST(CcuProperty, LoopMergeChangesNoFinding) {
   u32 merged = 0, failing = 0, programs = 0;

@@ -13,6 +13,15 @@ bool long_tests() {
   return v && *v && std::string(v) != "0";
 }
 
+bool quick_tests() {
+  const char* v = std::getenv("COLLCHECK_QUICK_TESTS");
+  return v && *v && std::string(v) != "0";
+}
+
+u32 scaled(u32 n) { return quick_tests() ? std::max<u32>(1, n / 4) : n; }
+
+bool sampled(u64 i) { return !quick_tests() || i % 4 == 0; }
+
 std::string GenCase::label() const {
   return fmt::format("collcheck gen {} --op-type {} --ranks {} --count {} --dtype {} --root {} "
                      "--reduce-op {} --mode {} --ccl-bytes {}{}{}{}{}",

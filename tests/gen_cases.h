@@ -13,6 +13,16 @@ namespace cc::test {
 
 bool long_tests();
 
+// COLLCHECK_QUICK_TESTS=1 (CI's run under the sanitizers, where everything
+// is several times slower): sweeps take every fourth case and property tests
+// a quarter of their rounds. The release run of the same suite takes them all.
+bool quick_tests();
+// n, or a quarter of n (at least 1) with COLLCHECK_QUICK_TESTS=1.
+u32 scaled(u32 n);
+// Whether case i of a sweep runs: every case, or every fourth with
+// COLLCHECK_QUICK_TESTS=1.
+bool sampled(u64 i);
+
 struct GenCase {
   std::string algo;
   gen::GenParams p;

@@ -13,6 +13,7 @@
 #include "pipeline/stages.h"
 #include "graph/reach.h"
 #include "random_trace.h"
+#include "gen_cases.h"
 #include "reference.h"
 #include "test_util.h"
 
@@ -127,11 +128,11 @@ Outcomes differential(const RandomTraceShape& shape, u64 runs, u64 first_seed) {
 }
 
 TEST(MemConflictProperty, AgreesWithBruteForceOnRandomGraphs) {
-  Outcomes o = differential({}, 3000, 0);
+  Outcomes o = differential({}, scaled(3000), 0);
   // The generator must exercise both verdicts, or this test proves nothing.
-  EXPECT_GT(o.with_conflicts, 300);
-  EXPECT_GT(o.without, 300);
-  EXPECT_LT(o.incomplete, 1500);
+  EXPECT_GT(o.with_conflicts, int(scaled(300)));
+  EXPECT_GT(o.without, int(scaled(300)));
+  EXPECT_LT(o.incomplete, int(scaled(1500)));
   std::printf("random graphs: %d with conflicts, %d without, %d deadlocked (oracle only)\n", o.with_conflicts,
               o.without, o.incomplete);
 }
@@ -139,10 +140,10 @@ TEST(MemConflictProperty, AgreesWithBruteForceOnRandomGraphs) {
 // The same on graphs shaped like CCU expansions: unchained nodes whose only
 // edges are explicit, and host tasks that wait for them.
 TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsWithUnchainedNodes) {
-  Outcomes o = differential(ccu_style_shape(), 2000, 100000);
-  EXPECT_GT(o.with_conflicts, 200);
-  EXPECT_GT(o.without, 150);
-  EXPECT_LT(o.incomplete, 1200);
+  Outcomes o = differential(ccu_style_shape(), scaled(2000), 100000);
+  EXPECT_GT(o.with_conflicts, int(scaled(200)));
+  EXPECT_GT(o.without, int(scaled(150)));
+  EXPECT_LT(o.incomplete, int(scaled(1200)));
   std::printf("ccu-style graphs: %d with conflicts, %d without, %d incomplete (oracle only)\n", o.with_conflicts,
               o.without, o.incomplete);
 }
@@ -151,11 +152,11 @@ TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsWithUnchainedNodes) {
 // two operators and two data types: atomic pairs, pairs of different
 // classes, reduces against copies and reads.
 TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsOfSdmaReduces) {
-  Outcomes o = differential(sdma_reduce_shape(), 3000, 200000);
-  EXPECT_GT(o.with_conflicts, 300);
-  EXPECT_GT(o.without, 200);
-  EXPECT_GT(o.with_atomic, 1000);  // graphs where the atomic rule decides pairs
-  EXPECT_GT(o.atomic_only, 30);    // and where it decides the verdict
+  Outcomes o = differential(sdma_reduce_shape(), scaled(3000), 200000);
+  EXPECT_GT(o.with_conflicts, int(scaled(300)));
+  EXPECT_GT(o.without, int(scaled(200)));
+  EXPECT_GT(o.with_atomic, int(scaled(1000)));  // graphs where the atomic rule decides pairs
+  EXPECT_GT(o.atomic_only, int(scaled(30)));    // and where it decides the verdict
   std::printf("sdma-reduce graphs: %d with conflicts, %d without, %d with atomic pairs (%d whose verdict they "
               "decide), %d deadlocked\n",
               o.with_conflicts, o.without, o.with_atomic, o.atomic_only, o.incomplete);

@@ -73,7 +73,7 @@ void compare_one(const Trace& t, Agreement& a, const std::string& label) {
 }
 
 TEST(SemanticDiff, AgreesWithByteReferenceOnRandomSchedules) {
-  u32 rounds = long_tests() ? 1500 : 250;
+  u32 rounds = long_tests() ? 1500 : scaled(250);
   for (OpType op : kAllOps) {
     Agreement a;
     for (u32 seed = 0; seed < rounds; ++seed) {
@@ -102,7 +102,7 @@ std::set<u16> codes(const Trace& t) {
 }
 
 TEST(SemanticProperty, ValidReorderingsPassOneShiftedSourceFails) {
-  u32 rounds = long_tests() ? 600 : 120;
+  u32 rounds = long_tests() ? 600 : scaled(120);
   for (OpType op : {OpType::AllGather, OpType::AllToAllV}) {
     for (u32 seed = 0; seed < rounds; ++seed) {
       std::mt19937_64 rng(seed * 7919 + static_cast<u32>(op));

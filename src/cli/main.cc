@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"collcheck: verify collective-communication operators from their records"};
-  app.set_version_flag("--version", std::string("collcheck ") + cc::kCollcheckVersion);
+  app.set_version_flag("--version", std::string("collcheck ") + cc::kCollcheckVersion + "\nlinked: " + cc::kCollcheckLinkage);
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, cc::CommandRun>> commands;
   auto add = [&](cc::CommandRun (*f)(CLI::App&)) {
