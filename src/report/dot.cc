@@ -65,6 +65,7 @@ const char* fill_of(TaskType type) {
     case TaskType::WAIT: return "#fcf2d6";
     case TaskType::UNKNOWN: return "#eeeeee";
     case TaskType::CCU_GRAPH: return "#f3e5f5";
+    case TaskType::AIV_GRAPH: return "#e0f2f1";
   }
   return "#eeeeee";
 }

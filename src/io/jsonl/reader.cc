@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "io/aiv/lines.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/ccu_lines.h"
 #include "io/line_reader.h"
@@ -57,6 +58,7 @@ class JsonlParser {
   std::vector<CarriedFinding> notes_;    // header "taskNotes"
   u64 line_ = 0;
   u64 version_ = 0;
+  u32 header_line_ = 0;
   CcuLineState ccu_;
 };
 
@@ -80,6 +82,7 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (!e.is_object()) return fail("a line must be a JSON object");
     std::string what = have_header ? task(e) : header(e);
     if (!what.empty()) return fail(what);
+    if (!have_header) header_line_ = static_cast<u32>(line_);
     have_header = true;
   }
   if (!lines.error().empty())
@@ -91,6 +94,9 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
   u32 ccu_line = 0;
   if (std::string what = finish_ccu_lines(t, ccu_, ccu_line); !what.empty())
     return Error{fmt::format("{}:{}: {}", t.file, ccu_line, what)};
+  u32 aiv_line = 0;
+  if (std::string what = aiv_io::finish_aiv_lines(t, header_line_, aiv_line); !what.empty())
+    return Error{fmt::format("{}:{}: {}", t.file, aiv_line, what)};
   std::vector<u32> new_id;
   std::string what = finalize_trace(t, &new_id);
   if (!what.empty()) return Error{fmt::format("{}: {}", t.file, what)};
@@ -113,8 +119,16 @@ std::string JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   err = resolve_carried_findings(out_.trace, carried_, all);
   if (!err.empty()) return err;
   std::vector<u32> stand_in;
-  for (const Finding& f : all)
+  for (const Finding& f : all) {
     if (f.code == 101 || f.code == 110 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
+    // A carried 107 at an AIV_GRAPH record: its snapshot file could not be
+    // used, which the expansion must not report a second time.
+    if (f.code == 107 && f.tasks.size() == 1) {
+      const Task& k = out_.trace.tasks[f.tasks[0]];
+      if (k.type == TaskType::AIV_GRAPH && k.notify < out_.trace.aiv.records.size())
+        out_.trace.aiv.records[k.notify].carried = true;
+    }
+  }
   std::sort(stand_in.begin(), stand_in.end());
   for (Finding& f : out_.findings) {
     bool covered = f.code == 101 && f.tasks.size() == 1 &&
@@ -333,11 +347,12 @@ std::string JsonlParser::data_groups(element e, Task& task, bool batch, bool red
 }
 
 std::string JsonlParser::task(element e) {
-  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost;
+  JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost, aiv;
   bool ccu_line = false;
   for (auto [k, v] : as_object(e)) {
     if (k == "ccu") ccu_line = true;
     else if (k == "notifyIndexLost") index_lost = v;
+    else if (k == "aiv") aiv = v;
     else if (k == "rank") rank = v;
     else if (k == "tag") tag = v;
     else if (k == "stream") stream = v;
@@ -354,6 +369,10 @@ std::string JsonlParser::task(element e) {
   if (ccu_line) {
     if (version_ < 2) return "CCU data lines need trace format version 2";
     return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
+  }
+  if (aiv.is_valid()) {
+    if (version_ < 2) return "AIV snapshot lines need trace format version 2";
+    return aiv_io::parse_aiv_line(aiv, t, static_cast<u32>(line_));
   }
   if (!rank.is_valid()) return "task lacks \"rank\"";
   if (!stream.is_valid()) return "task lacks \"stream\"";
@@ -384,16 +403,17 @@ std::string JsonlParser::task(element e) {
   if (t.tasks.size() >= 0xfffffffeu) return "too many tasks";
   auto tt = parse_task_type(s);
   if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
+  if (s == "AIV_GRAPH" && version_ >= 2) tt = TaskType::AIV_GRAPH;
   if (!tt) {
     task.type = TaskType::UNKNOWN;
     if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);
     Finding f = make_finding(
         101, StageTag::GenGraph,
-        s == "CCU_GRAPH"
-            ? fmt::format("Task type CCU_GRAPH on line {} needs trace format version 2 (this file is version "
+        s == "CCU_GRAPH" || s == "AIV_GRAPH"
+            ? fmt::format("Task type {} on line {} needs trace format version 2 (this file is version "
                           "{}): the record cannot become a node.",
-                          line_, version_)
+                          s, line_, version_)
             : fmt::format("Unknown task type \"{}\": the record cannot become a node.",
                           s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
     f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
@@ -447,6 +467,9 @@ std::string JsonlParser::task(element e) {
     }
     case TaskType::CCU_GRAPH:
       if (!(err = parse_ccu_task(e, t, task)).empty()) return err;
+      break;
+    case TaskType::AIV_GRAPH:
+      if (!(err = aiv_io::parse_aiv_task(e, t, task)).empty()) return err;
       break;
     case TaskType::UNKNOWN:
       break;
