@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "aiv/engine.h"
 #include "model/describe.h"
@@ -64,6 +65,38 @@ struct Ref {
   u32 core = 0, pipe = 0, pos = 0;
 };
 
+// taskId -> where the task sits, as a sorted array (a snapshot holds
+// thousands of tasks; a tree would allocate one node each).
+class IdIndex {
+ public:
+  void clear() { v_.clear(); }
+  void add(u32 id, Ref r) { v_.push_back({id, r}); }
+  // Sorts; `dup(earlier, later)` for every task whose id an earlier one has.
+  template <typename F>
+  void finish(F&& dup) {
+    std::stable_sort(v_.begin(), v_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < v_.size(); ++i) {
+      if (out > 0 && v_[out - 1].first == v_[i].first) {
+        dup(v_[out - 1].second, v_[i].second);
+        continue;
+      }
+      v_[out++] = v_[i];
+    }
+    v_.resize(out);
+  }
+  const Ref* find(u32 id) const {
+    auto it = std::lower_bound(v_.begin(), v_.end(), id, [](const auto& e, u32 x) { return e.first < x; });
+    return it != v_.end() && it->first == id ? &it->second : nullptr;
+  }
+  const Ref& at(u32 id) const { return *find(id); }
+  auto begin() const { return v_.begin(); }
+  auto end() const { return v_.end(); }
+
+ private:
+  std::vector<std::pair<u32, Ref>> v_;
+};
+
 class Builder {
  public:
   explicit Builder(Engine& en) : en_(en), t_(en.trace) {}
@@ -73,6 +106,12 @@ class Builder {
   void run(bool no_buffers) {
     collect();
     check_sizes();
+    u64 tasks = 0;
+    for (const Launch& l : en_.launches)
+      if (l.snapshot != kNone)
+        for (const AivCore& c : t_.aiv.snapshots[l.snapshot].cores)
+          for (const auto& lane : c.lanes) tasks += lane.size();
+    en_.nodes.reserve(tasks + 2 * en_.launches.size());
     for (u32 li = 0; li < en_.launches.size(); ++li) {
       Launch& l = en_.launches[li];
       if (l.snapshot != kNone && no_buffers) {
@@ -215,34 +254,29 @@ class Builder {
       for (u32 p = 0; p < kAivPipes; ++p)
         for (u32 k = 0; k < core.lanes[p].size(); ++k) {
           const AivTask& t = core.lanes[p][k];
-          std::string w = task_where(l, core, p, k, t);
-          auto [it, added] = ids_.emplace(t.id, Ref{c, p, k});
-          if (!added) {
-            const Ref& r = it->second;
-            fail(105, fmt::format("{} has the taskId of {}; task ids must be unique in a snapshot.", w,
-                                  task_where(l, s.cores[r.core], r.pipe, r.pos, s.cores[r.core].lanes[r.pipe][r.pos])));
-          }
+          ids_.add(t.id, Ref{c, p, k});
+          auto w = [&] { return task_where(l, core, p, k, t); };  // built only for a message
           if (t.rank_id && *t.rank_id != s.rank)
-            fail(105, fmt::format("{} says rankId {}, but the snapshot is rank {}'s.", w, *t.rank_id, s.rank));
+            fail(105, fmt::format("{} says rankId {}, but the snapshot is rank {}'s.", w(), *t.rank_id, s.rank));
           if (t.block_id && *t.block_id != core.block)
-            fail(105, fmt::format("{} says blockId {}, but sits in the core of blockIdx {}.", w, *t.block_id, core.block));
+            fail(105, fmt::format("{} says blockId {}, but sits in the core of blockIdx {}.", w(), *t.block_id, core.block));
           if (t.cur_pipe && *t.cur_pipe != p)
-            fail(105, fmt::format("{} says curPipe {}, but sits in the {} list.", w, *t.cur_pipe, aiv_pipe_name(p)));
+            fail(105, fmt::format("{} says curPipe {}, but sits in the {} list.", w(), *t.cur_pipe, aiv_pipe_name(p)));
           if (t.type >= kAivTaskTypes) {
-            fail(111, fmt::format("{} has taskType {}, which is not an AIV task kind (0-7).", w, t.type));
+            fail(111, fmt::format("{} has taskType {}, which is not an AIV task kind (0-7).", w(), t.type));
             continue;
           }
           switch (static_cast<AivTaskType>(t.type)) {
             case AivTaskType::Reduce:
               if (!aiv_reduce_op(t.reduce_op))
-                fail(111, fmt::format("{} has reduceOp {} (SUM 0, PROD 1, MAX 2, MIN 3).", w, t.reduce_op));
+                fail(111, fmt::format("{} has reduceOp {} (SUM 0, PROD 1, MAX 2, MIN 3).", w(), t.reduce_op));
               if (!aiv_data_type(t.data_type))
-                fail(111, fmt::format("{} has dataType {}, not an HCCL data type collcheck knows.", w, t.data_type));
+                fail(111, fmt::format("{} has dataType {}, not an HCCL data type collcheck knows.", w(), t.data_type));
               [[fallthrough]];
             case AivTaskType::MemCopy:
               for (auto [sl, side] : {std::pair{&t.src, "src"}, {&t.dst, "dst"}})
                 if (sl->buffer >= kAivBufferTypes)
-                  fail(111, fmt::format("{} {} has bufferType {} (INPUT 0 … AIV_COMM 4).", w, side, sl->buffer));
+                  fail(111, fmt::format("{} {} has bufferType {} (INPUT 0 … AIV_COMM 4).", w(), side, sl->buffer));
               break;
             case AivTaskType::SetFlag:
             case AivTaskType::WaitFlag: {
@@ -250,12 +284,12 @@ class Builder {
               if (t.src_pipe >= kAivPipes || t.dst_pipe >= kAivPipes || t.src_pipe == t.dst_pipe) {
                 fail(111, fmt::format("{} is an event from pipe {} to pipe {}: both must be S, MTE2 or MTE3 (0-2) and "
                                       "differ.",
-                                      w, t.src_pipe, t.dst_pipe));
+                                      w(), t.src_pipe, t.dst_pipe));
                 break;
               }
               if ((set ? t.src_pipe : t.dst_pipe) != p) {
                 if (lane_warnings++ == 0)
-                  first_lane_warning = fmt::format("{} {} {}→{} #{} sits in the {} list, not its {} pipe's", w,
+                  first_lane_warning = fmt::format("{} {} {}→{} #{} sits in the {} list, not its {} pipe's", w(),
                                                    set ? "SetFlag" : "WaitFlag", aiv_pipe_name(t.src_pipe),
                                                    aiv_pipe_name(t.dst_pipe), t.event, aiv_pipe_name(p),
                                                    set ? "source" : "destination");
@@ -264,13 +298,20 @@ class Builder {
             }
             case AivTaskType::PipeBarrier:
               if (t.pipe_type > kAivPipeAll)
-                fail(111, fmt::format("{} is a pipe barrier of pipeType {} (0-3).", w, t.pipe_type));
+                fail(111, fmt::format("{} is a pipe barrier of pipeType {} (0-3).", w(), t.pipe_type));
               break;
             default:
               break;
           }
         }
     }
+    ids_.finish([&](const Ref& a, const Ref& b) {
+      const AivTask& ta = s.cores[a.core].lanes[a.pipe][a.pos];
+      const AivTask& tb = s.cores[b.core].lanes[b.pipe][b.pos];
+      fail(105, fmt::format("{} has the taskId of {}; task ids must be unique in a snapshot.",
+                            task_where(l, s.cores[b.core], b.pipe, b.pos, tb),
+                            task_where(l, s.cores[a.core], a.pipe, a.pos, ta)));
+    });
     if (lane_warnings) {
       Finding f = en_.launch_finding(
           0, l,
@@ -324,7 +365,7 @@ class Builder {
           fail(104, fmt::format("{} lists taskId {} as a member of its barrier, but {}; the barrier is a rendezvous "
                                 "of the members that exist.",
                                 task_where(l, s.cores[r.core], r.pipe, r.pos, t), other,
-                                ids_.count(other) ? "that task is not a PIPE_BARRIER" : "the snapshot has no such task"));
+                                ids_.find(other) ? "that task is not a PIPE_BARRIER" : "the snapshot has no such task"));
           continue;
         }
         u32 a = root(id), b = root(other);
@@ -475,10 +516,11 @@ class Builder {
           lane.block = core.block;
           lane.block_pos = c;
           lane.pipe = static_cast<u8>(p);
+          lane.nodes.reserve(core.lanes[p].size());
           for (u32 k = 0; k < core.lanes[p].size(); ++k) {
             const AivTask& t = core.lanes[p][k];
-            auto g = group_of_.find(t.id);
             if (t.type == 4 || t.type == 5) {
+              auto g = group_of_.find(t.id);
               if (g == group_of_.end()) continue;  // cannot happen: every barrier/SyncAll task is grouped
               u32& gn = group_node[g->second];
               if (gn == kNone) {
@@ -558,9 +600,10 @@ class Builder {
 
   Engine& en_;
   Trace& t_;
-  std::map<u32, Ref> ids_;           // taskId -> where (current snapshot)
-  std::map<u32, u32> group_of_;      // taskId -> group (current launch)
-  std::vector<BufId> ub_;            // per core (current launch)
+  IdIndex ids_;                      // taskId -> where (current snapshot)
+  std::unordered_map<u32, u32> group_of_;  // taskId -> group (current launch)
+  std::vector<BufId> ub_;                  // per core (current launch)
+  // (launch, block, srcPipe, dstPipe, eventId) -> event key
   std::map<std::tuple<u32, u32, u32, u32, i32>, u32> event_of_;
 };
 

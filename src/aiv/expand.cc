@@ -45,18 +45,23 @@ void materialise(Engine& en) {
   }
   // Which nodes keep the implicit stream edge from the task before them.
   std::vector<u8> chained(en.nodes.size(), 0);
-  std::set<std::pair<u32, u32>> edges;
+  std::vector<std::pair<u32, u32>> edges;
   for (const Lane& lane : en.lanes) {
     u32 prev = en.launches[lane.launch].start;
     for (u32 n : lane.nodes) {
       if (!is_group(en.nodes[n]) && n == prev + 1) chained[n] = 1;
-      else edges.emplace(prev, n);
+      else edges.emplace_back(prev, n);
       prev = n;
     }
-    edges.emplace(prev, en.launches[lane.launch].end);
+    edges.emplace_back(prev, en.launches[lane.launch].end);
   }
   for (const Launch& l : en.launches)
-    if (l.lanes.empty()) edges.emplace(l.start, l.end);
+    if (l.lanes.empty()) edges.emplace_back(l.start, l.end);
+  // Merged nodes are the predecessor or the last node of several lanes.
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  t.tasks.reserve(t.tasks.size() + en.nodes.size());
+  t.extra_edges.reserve(t.extra_edges.size() + edges.size() + en.sync_edges.size() + 2 * en.launches.size());
   // Tasks, in node order.
   AivData& a = t.aiv;
   a.launches.clear();
@@ -74,6 +79,7 @@ void materialise(Engine& en) {
     a.launch_of_stream[(u64{l.rank} << 32) | al.stream] = li;
     a.launches.push_back(std::move(al));
   }
+  for (const Launch& l : en.launches) a.launches[&l - en.launches.data()].nodes.reserve(l.end - l.start + 1);
   for (u32 n = 0; n < en.nodes.size(); ++n) {
     Node& nd = en.nodes[n];
     const Launch& l = en.launches[nd.launch];

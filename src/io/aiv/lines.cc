@@ -22,7 +22,27 @@ std::string u64_of(element e, std::string_view key, u64& out) {
 
 }  // namespace
 
-std::string parse_aiv_line(element value, Trace& t, u32 line) {
+namespace {
+
+// The text of the value of a line `{"aiv":VALUE}` as written ("" when the
+// line is spelt otherwise): a trace keeps the snapshot exactly as it came.
+std::string_view raw_value(std::string_view line) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+  while (!line.empty() && blank(line.back())) line.remove_suffix(1);
+  if (!line.starts_with("{\"aiv\"") || !line.ends_with("}")) return {};
+  line = line.substr(6, line.size() - 7);
+  while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+  if (line.empty() || line.front() != ':') return {};
+  line.remove_prefix(1);
+  while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+  while (!line.empty() && blank(line.back())) line.remove_suffix(1);
+  return line.starts_with("{") && line.ends_with("}") ? line : std::string_view();
+}
+
+}  // namespace
+
+std::string parse_aiv_line(element value, std::string_view text, bool single_key, Trace& t, u32 line) {
   simdjson::dom::object o;
   if (value.get_object().get(o)) return "the value of \"aiv\" must be a snapshot object";
   element rank, launch;
@@ -38,6 +58,9 @@ std::string parse_aiv_line(element value, Trace& t, u32 line) {
       return fmt::format("a second snapshot of rank {} launch {} (the first is on line {})", r, l, s.line);
   AivSnapshot s;
   parse_snapshot(value, s);
+  // The snapshot as written (re-serialised when the line is spelt otherwise).
+  std::string_view raw = single_key ? raw_value(text) : std::string_view();
+  s.json = raw.empty() ? simdjson::to_string(value) : std::string(raw);
   s.rank = static_cast<u32>(r);
   s.launch = l;
   s.line = line;

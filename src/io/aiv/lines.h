@@ -15,8 +15,9 @@
 
 namespace cc::aiv_io {
 
-// A line whose object has the key "aiv": `value` is its value.
-std::string parse_aiv_line(simdjson::dom::element value, Trace& t, u32 line);
+// A line whose object has the key "aiv": `value` is its value, `text` the
+// line, `single_key` whether "aiv" is the object's only key.
+std::string parse_aiv_line(simdjson::dom::element value, std::string_view text, bool single_key, Trace& t, u32 line);
 // The fields of an AIV_GRAPH task line: its record, task.notify = its index.
 std::string parse_aiv_task(simdjson::dom::element task_line, Trace& t, Task& task);
 // After the last line (tasks not yet finalized, so positions are file

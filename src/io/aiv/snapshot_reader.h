@@ -16,9 +16,12 @@
 
 namespace cc::aiv_io {
 
-// Fills `out` from the snapshot object `root` (cores, tasks, root fields,
-// the minified JSON text); every problem goes to out.problems.
+// Fills `out` from the snapshot object `root` (cores, tasks, root fields);
+// every problem goes to out.problems. out.json is the caller's to set.
 void parse_snapshot(simdjson::dom::element root, AivSnapshot& out);
+// `text` without insignificant white space (simdjson::minify); "" if it is
+// not JSON.
+std::string minified(std::string_view text);
 
 // Parses the text of one snapshot file. An Error when the text is not JSON
 // or its root not an object, or when `rank` or `launchIndex` is missing or

@@ -59,6 +59,7 @@ class JsonlParser {
   u64 line_ = 0;
   u64 version_ = 0;
   u32 header_line_ = 0;
+  std::string_view text_;  // the line being parsed
   CcuLineState ccu_;
 };
 
@@ -75,6 +76,7 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (is_blank_or_comment(text)) continue;
     if (line_ > 0xffffffffu) return fail("more than 2^32 lines are not supported");
     element e;
+    text_ = text;
     auto err = parser.parse(text.data(), text.size(), false).get(e);
     if (err == simdjson::NUMBER_ERROR)
       return fail("invalid number (integers must be unsigned and fit in 64 bits)");
@@ -372,7 +374,7 @@ std::string JsonlParser::task(element e) {
   }
   if (aiv.is_valid()) {
     if (version_ < 2) return "AIV snapshot lines need trace format version 2";
-    return aiv_io::parse_aiv_line(aiv, t, static_cast<u32>(line_));
+    return aiv_io::parse_aiv_line(aiv, text_, as_object(e).size() == 1, t, static_cast<u32>(line_));
   }
   if (!rank.is_valid()) return "task lacks \"rank\"";
   if (!stream.is_valid()) return "task lacks \"stream\"";
