@@ -8,6 +8,7 @@
 // observe the cell's value, released eagerly by the write that makes it
 // right (§4.8). An ended launch releases its placeholder.
 #include <algorithm>
+#include <random>
 #include <set>
 #include <unordered_map>
 
@@ -47,6 +48,10 @@ class CoSim final : public SimulationHooks {
       return std::make_tuple(l.rank, l.host_stream, l.ordinal, ln.block_pos, ln.pipe);
     };
     std::sort(order.begin(), order.end(), [&](u32 a, u32 b) { return key(a) < key(b); });
+    if (en.opt.order_seed) {
+      std::mt19937_64 rng(en.opt.order_seed);
+      std::shuffle(order.begin(), order.end(), rng);
+    }
     en.lane_by_priority = order;
     for (u32 p = 0; p < order.size(); ++p) en.lanes[order[p]].priority = p;
   }

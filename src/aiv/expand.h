@@ -19,6 +19,10 @@ struct AivOptions {
   // Blocked heads listed in full in the one 102 of a deadlock (the rest are
   // counted; every head is among the finding's tasks).
   u32 max_blocked_lines = 64;
+  // Tests only: 0 runs the lanes in the unit order of aiv.md §4.4; any other
+  // value gives them a random priority drawn from it, to show that a
+  // matching stage 3 accepts does not depend on the order.
+  u64 order_seed = 0;
 };
 
 struct AivExpansionStats {
