@@ -7,6 +7,7 @@
 #include "aiv_test_util.h"
 #include "graph/graph.h"
 #include "model/describe.h"
+#include "report/dot.h"
 
 namespace cc::test {
 namespace {
@@ -177,6 +178,29 @@ TEST(AivExamples, Example3ReportsEveryBlockedHeadWithItsChain) {
   EXPECT_TRUE(g.executed(aiv_task(t, 1, 0, 0, "S", 5)));  // rank 1 ran up to its last RecvFlag
   // Stage 1 reports no second 102 for the AIV nodes or the placeholders.
   EXPECT_EQ(findings_of(c.result, 102).size(), 1u);
+}
+
+// DOT: a launch is a cluster named after the host stream that started it,
+// with a cluster per block inside; START and END span the blocks.
+TEST(AivExamples, DotClustersPerLaunchAndBlock) {
+  AivChecked c = check_aiv_case("example1_pass.jsonl");
+  ASSERT_EQ(c.error, "");
+  TaskGraph g = build_graph(c.trace);
+  std::string dot = format_dot(c.trace, g, c.result.findings, DotOptions{});
+  for (u32 r = 0; r < 2; ++r) {
+    std::size_t launch = dot.find(fmt::format("subgraph cluster_r{}_s1 {{", r));
+    std::size_t block = dot.find(fmt::format("subgraph cluster_r{}_s1_b0 {{", r));
+    ASSERT_NE(launch, std::string::npos) << dot;
+    ASSERT_NE(block, std::string::npos) << dot;
+    EXPECT_NE(dot.find("label=\"AIV launch 0 (from stream 0)\"", launch), std::string::npos);
+    EXPECT_NE(dot.find("label=\"block 0\"", block), std::string::npos);
+    // START is in the launch, before the block's cluster; the lanes inside it.
+    u32 start = aiv_task(c.trace, r, 0, 0, "S", 0) - 1;
+    std::size_t at = dot.find(fmt::format("t{} [label=", start));
+    EXPECT_LT(launch, at);
+    EXPECT_LT(at, block);
+    EXPECT_LT(block, dot.find(fmt::format("t{} [label=", aiv_task(c.trace, r, 0, 0, "MTE3", 6))));
+  }
 }
 
 }  // namespace
