@@ -1,4 +1,4 @@
-// AIV data in the trace format (aiv.md §3, docs/AIV_FORMAT.md): the
+// AIV data in the trace format (aiv.md §3, docs/AIV_MODE.md): the
 // `{"aiv":{…}}` snapshot lines and the `launch` of AIV_GRAPH task lines,
 // read and written; and the snapshot files beside an HCCL VM database
 // (aiv.md §2.2). Parsers return "" or what is wrong (the caller adds
