@@ -183,7 +183,7 @@ TEST(HcclvmCli, ConvertedDatabaseGivesTheSameFindings) {
   f.ops[1].detail = op_detail(2, 2, 0, 64);
   dbs.emplace_back("conv_405", f);
   f = allgather2();
-  f.ops[0].tasks.push_back({4, meta_header(5, 0, 0), {}});  // AIV_GRAPH: 111 on a no-op task
+  f.ops[0].tasks.push_back({4, meta_header(5, 0, 0), {}});  // AIV_GRAPH without its snapshot file: 107 (carried)
   CcuSqe q;
   q.inst_count = 4;
   f.ops[1].tasks.push_back({4, ccu_meta(1, 0, q), {}});  // CCU_GRAPH: 111 on its placeholder

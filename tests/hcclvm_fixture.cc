@@ -110,6 +110,12 @@ Blob ccu_meta(u32 rank, u64 stream, const CcuSqe& q) {
   return b;
 }
 
+Blob aiv_meta(u32 rank, u64 stream, u64 launch) {
+  Blob b = meta_header(5, rank, stream);
+  put(b, 35, launch, 8);
+  return b;
+}
+
 u16 cmd_code(OpType t) {
   switch (t) {
     case OpType::Broadcast: return 1;
@@ -306,7 +312,16 @@ std::string write_fixture(const Fixture& f, const std::string& path) {
   }
   std::string err = write_fixture(f, db);
   sqlite3_close(db);
-  return err;
+  if (!err.empty()) return err;
+  std::string dir = path.substr(0, path.find_last_of('/') + 1);
+  for (const auto& [name, content] : f.files) {
+    std::FILE* out = std::fopen((dir + name).c_str(), "wb");
+    if (!out) return dir + name + ": cannot write";
+    bool ok = std::fwrite(content.data(), 1, content.size(), out) == content.size();
+    ok = std::fclose(out) == 0 && ok;
+    if (!ok) return dir + name + ": cannot write";
+  }
+  return {};
 }
 
 Fixture allgather2() {

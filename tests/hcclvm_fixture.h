@@ -40,6 +40,8 @@ Blob reduce_meta(u32 rank, u64 stream, u32 src_rank, u64 src, u32 dst_rank, u64 
 // Notify rows store `src_rank`/`dst_rank` as given (HCCL: the own rank in both).
 Blob notify_meta(bool record, u32 rank, u64 stream, u64 id, u32 src_rank, u32 dst_rank);
 Blob ccu_meta(u32 rank, u64 stream, const CcuSqe& sqe);
+// AIV_GRAPH (taskType 5): u64 launchIdx at byte 35 (§7.2).
+Blob aiv_meta(u32 rank, u64 stream, u64 launch);
 
 // HcclCMDType / HcclDataType codes of collcheck's model (the inverse of the
 // importer's mapping).
@@ -92,6 +94,9 @@ struct Fixture {
   std::set<std::string> omit_tables;   // e.g. "syncRecords", "opTask_P_5101"
   std::vector<std::string> extra_sql;  // run last (corruptions the rows cannot express)
   bool wal = false;                    // journal_mode=WAL, left open as HCCL VM does
+  // Files written beside the database (name, content): the AIV snapshots
+  // hcclvm_aiv_rank{R}_launch{L}_task.json (aiv.md §2.2).
+  std::vector<std::pair<std::string, std::string>> files;
 };
 
 // Writes the database (§13.1): a new file at `path`, or into an open,
@@ -103,7 +108,8 @@ std::string write_fixture(const Fixture& f, sqlite3* db);
 Fixture allgather2();
 
 // A trace (e.g. from collcheck gen with --fold-ccl) as the rows HCCL VM would
-// write for it: invented addresses per rank and buffer, every stream's tasks
+// write for it (an AIV trace, not expanded: its AIV_GRAPH tasks as records and
+// its snapshots as files): invented addresses per rank and buffer, every stream's tasks
 // as task rows, every sync key a notify id of its own (so the peer
 // inference recovers it), the operator's parameters in opDetails/opExtInfo.
 // Buffers must be INPUT, OUTPUT and CCL; BATCH tasks become one row per
@@ -120,8 +126,9 @@ Trace pull_schedule(const Op& op);
 u64 fixture_address(u32 rank, BufId buf, u64 offset);
 
 // ---- importing and checking ----
-// Writes `f` to a temporary file NAME.db and loads it as `collcheck check`
-// would (read and expanded); `path` receives the file name.
+// Writes `f` to a temporary file NAME.db (a fixture with files: NAME/hccl_vm_data.db,
+// the files beside it in a directory of its own) and loads it as `collcheck
+// check` would; `path` receives the file name.
 Result<std::vector<LoadedCase>> import_fixture(const Fixture& f, const std::string& name,
                                                const InputOptions& options = {}, std::string* path = nullptr,
                                                const ExpandOptions& expand = {});

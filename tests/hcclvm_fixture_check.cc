@@ -9,6 +9,13 @@ namespace cc::test::vm {
 Result<std::vector<LoadedCase>> import_fixture(const Fixture& f, const std::string& name, const InputOptions& options,
                                                std::string* path, const ExpandOptions& expand) {
   std::string p = temp_path(name + ".db");
+  if (!f.files.empty()) {
+    // Snapshot files have fixed names: each such fixture gets a directory.
+    std::string dir = temp_path(name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    p = dir + "/hccl_vm_data.db";
+  }
   std::string err = write_fixture(f, p);
   if (!err.empty()) return Error{"fixture: " + err};
   if (path) *path = p;

@@ -27,6 +27,10 @@ class FromTrace {
 
   Fixture run(std::string& error) {
     const Op& op = t_.op;
+    if (t_.aiv.expanded) {
+      error = "an expanded AIV trace (write the trace as read, before its launches are expanded)";
+      return {};
+    }
     rows_.assign(op.ranks, {});
     if (!members(error)) return {};
     for (u32 r = 0; r < op.ranks; ++r) memory(r);
@@ -40,6 +44,7 @@ class FromTrace {
         f.ops.push_back(std::move(o));
       }
     for (u32 r = 0; r < op.ranks; ++r) f.syncs.push_back({first_pid_ + r, r, op.ranks, sync_iter_});
+    for (const AivSnapshot& s : t_.aiv.snapshots) f.files.emplace_back(aiv_snapshot_file_name(s.rank, s.launch), s.json);
     return f;
   }
 
@@ -206,6 +211,9 @@ class FromTrace {
         add(notify_meta(rec, k.rank, k.stream, it->second, k.rank, k.rank));
         break;
       }
+      case TaskType::AIV_GRAPH:
+        add(aiv_meta(k.rank, k.stream, k.notify < t_.aiv.records.size() ? t_.aiv.records[k.notify].launch : 0));
+        break;
       default:
         error = fmt::format("task type {} has no AICPU record", name(k.type));
         return false;

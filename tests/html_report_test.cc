@@ -313,6 +313,56 @@ TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
   EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
 }
+// AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,
+// shown under the host stream that started it, and AIV node names.
+TEST(HtmlReport, AivLanesUnderTheirHostStream) {
+  std::string html = temp_path("aiv_report.html");
+  RunResult r = run_collcheck(
+      fmt::format("check -q --html {} {}/tests/cases/aiv/example2_missing_wait.jsonl", html, source_dir()));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element data;
+  ASSERT_EQ(parser.parse(embedded_data(read_all(html))).get(data), simdjson::SUCCESS);
+  u32 launches = 0;
+  for (auto l : data["lanes"].get_array())
+    if (l.get_array().size() == 4) {
+      ++launches;
+      EXPECT_EQ(int64_t(l.at(3)), 0);  // started by stream 0
+    }
+  EXPECT_EQ(launches, 2u);
+  std::set<int64_t> subs;
+  std::set<std::string> sub_names, names;
+  auto sub = data["tasks"]["sub"].get_array();
+  auto sub_name = data["tasks"]["subName"].get_array();
+  auto name = data["tasks"]["name"].get_array();
+  for (std::size_t i = 0; i < sub.size(); ++i) {
+    subs.insert(int64_t(sub.at(i)));
+    sub_names.insert(std::string(std::string_view(sub_name.at(i))));
+    names.insert(std::string(std::string_view(name.at(i))));
+  }
+  EXPECT_EQ(subs, (std::set<int64_t>{-1, 0, 1, 2, 3}));  // placeholders, START/END, S, MTE2, MTE3
+  EXPECT_TRUE(sub_names.count("L0.b0.MTE2"));
+  EXPECT_TRUE(sub_names.count("L0"));
+  EXPECT_TRUE(names.count("0/0/0:L0.b0.MTE2[0]"));
+}
+
+TEST(HtmlReportBrowser, AivReportLoadsAndHighlightsAivNodes) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  std::string html = temp_path("aiv_browser.html");
+  RunResult r = run_collcheck(
+      fmt::format("check -q --html {} {}/tests/cases/aiv/example2_missing_wait.jsonl", html, source_dir()));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  std::string profile = temp_path("chromium-profile-aiv");
+  // Finding 2 is the first 302: MTE2[0] against MTE3[0] of rank 0.
+  std::string dom = dump_dom(browser, fmt::format("file://{}#finding=2", html), profile);
+  EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-highlighted"), "0/0/0:L0.b0.MTE2[0],0/0/0:L0.b0.MTE3[0]");
+}
 
 }  // namespace
 }  // namespace cc::test

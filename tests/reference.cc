@@ -60,9 +60,25 @@ std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGrap
   auto sdma_reduce = [&](u32 task) {
     const Task& k = t.tasks[task];
     return !strict_reduce && (k.type == TaskType::REDUCE || k.type == TaskType::BATCH_REDUCE) &&
-           (k.link == Link::SDMA || k.link == Link::RDMA);
+           (k.link == Link::SDMA || k.link == Link::RDMA || k.link == Link::AIV);
   };
   std::vector<Acc> acc;
+  // AIV flag operations (aiv.md §6.3): 4 bytes of their cell in the owner's
+  // AIV_COMM, a write (SendFlag) or a read (RecvFlag); never against each other.
+  std::set<u32> flag_tasks;
+  for (const AivLaunch& l : t.aiv.launches) {
+    u32 first = kNone;
+    for (const Stream& s : t.streams)
+      if (s.rank == l.rank && s.id == l.stream) first = s.first_task;
+    auto comm = t.buffers.ids.find("AIV_COMM");
+    if (first == kNone || comm == t.buffers.ids.end()) continue;
+    for (u32 i = 0; i < l.nodes.size(); ++i) {
+      const AivNodeInfo& n = l.nodes[i];
+      if (n.kind != AivNodeKind::FlagSet && n.kind != AivNodeKind::FlagWait) continue;
+      acc.push_back({first + i, Slice{n.offset, 4, n.owner, comm->second}, n.kind == AivNodeKind::FlagSet});
+      flag_tasks.insert(first + i);
+    }
+  }
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     const Task& k = t.tasks[id];
     if (!is_data_task(k.type)) continue;
@@ -76,6 +92,7 @@ std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGrap
   for (const Acc& a : acc)
     for (const Acc& b : acc) {
       if (a.task == b.task || !(a.write || b.write)) continue;
+      if (flag_tasks.count(a.task) && flag_tasks.count(b.task)) continue;
       if (a.s.len == 0 || b.s.len == 0 || !slice_addressable(t, a.s) || !slice_addressable(t, b.s)) continue;
       if (a.s.rank != b.s.rank || a.s.buf != b.s.buf) continue;
       if (a.s.offset >= b.s.offset + b.s.len || b.s.offset >= a.s.offset + a.s.len) continue;

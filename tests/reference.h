@@ -24,7 +24,7 @@ class ReferenceReach {
 };
 
 // Every conflicting pair (earlier, later) in τ order of a complete graph.
-// Unordered inline reduces (SDMA or RDMA) of one operator and data type into
+// Unordered inline reduces (SDMA, RDMA, AIV atomic writes) of one operator and data type into
 // the same bytes are not conflicts unless `strict_reduce`; such pairs
 // go to `atomic` when given (those of floating-point types to `atomic_fp`).
 std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGraph& g,

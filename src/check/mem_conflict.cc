@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "check/access_set.h"
+#include "check/aiv_rules.h"
 #include "check/interval_map.h"
 #include "check/single_task.h"
 #include "model/describe.h"
@@ -30,6 +31,7 @@ struct Access {
   u32 slice;
   bool write;
   u16 cls;  // atomic_reduce_class of the task for a write, else 0
+  bool flag = false;  // an AIV flag operation's 4 bytes (aiv.md §6.3): never against another flag access
 };
 
 // Where one conflicting pair touches: a byte range of one domain.
@@ -104,9 +106,18 @@ class Sweep {
     // Which task owns each slice, and whether the slice is written.
     task_of_slice_.assign(t.slices.size(), kNone);
     written_.assign(t.slices.size(), 0);
+    flag_slice_.assign(t.slices.size(), 0);
     for (u32 id = 0; id < t.tasks.size(); ++id) {
       const Task& k = t.tasks[id];
-      if (!is_data_task(k.type)) continue;
+      if (!is_data_task(k.type)) {
+        bool write = false;
+        if (u32 s = (k.flags & kTaskAiv) ? aiv_flag_access(t, id, write) : kNone; s != kNone) {
+          task_of_slice_[s] = id;
+          written_[s] = write;
+          flag_slice_[s] = 1;
+        }
+        continue;
+      }
       for (u32 gi = 0; gi < k.group_count; ++gi) {
         const Group& gr = t.group(k, gi);
         for (u32 i = 0; i < gr.src_count; ++i) task_of_slice_[gr.first_src + i] = id;
@@ -119,8 +130,11 @@ class Sweep {
   void run() {
     for (u32 task : g_.order) {
       const Task& k = t_.tasks[task];
-      if (!is_data_task(k.type)) continue;
-      task_accesses(t_, k, opt_.strict_reduce ? 0 : atomic_reduce_class(k), accesses_);
+      if (!is_data_task(k.type)) {
+        if (!(k.flags & kTaskAiv) || !flag_access(task)) continue;
+      } else {
+        task_accesses(t_, k, opt_.strict_reduce ? 0 : atomic_reduce_class(k), accesses_);
+      }
       if (accesses_.empty()) continue;
       if (stats_) stats_->accesses += accesses_.size();
       forget_answers();
@@ -153,6 +167,18 @@ class Sweep {
   }
 
  private:
+  // The 4-byte access of an AIV flag operation, if `task` is one.
+  bool flag_access(u32 task) {
+    accesses_.clear();
+    bool write = false;
+    u32 s = aiv_flag_access(t_, task, write);
+    if (s == kNone) return false;
+    const Slice& sl = t_.slices[s];
+    if (!slice_addressable(t_, sl)) return true;
+    accesses_.push_back({domain_key(sl), sl.offset, sl.offset + sl.len, s, write, 0, true});
+    return true;
+  }
+
   // Whether task x happens before the current task (memoised per task).
   // A "no" counts x as a partner of the current task unless `partner` is
   // false (an atomic pair, which is not a conflict).
@@ -242,13 +268,15 @@ class Sweep {
       if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
     for (u32 x : f.writes) {
+      if (a.flag && flag_slice_[x]) continue;
       if (a.cls && access_class(x) == a.cls)
         atomic_pair(task, a, x, s, e);
       else
         check(x);
     }
     if (a.write)
-      for (u32 x : f.reads) check(x);
+      for (u32 x : f.reads)
+        if (!(a.flag && flag_slice_[x])) check(x);
   }
 
   // Two SDMA reduces of one class into the same bytes: not a conflict, the
@@ -295,7 +323,19 @@ class Sweep {
   // it (asked in compare(), or the cheap filters); unasked ones stay.
   void advance(u32 task, const Access& a, Frontier& f) {
     auto unordered = [&](u32 x) { return unordered_or_untested(task_of_slice_[x], task); };
-    if (a.write && a.cls) {
+    if (a.flag) {
+      // A flag access never stands in for a data access: a later flag
+      // access is not compared with it, so the data access must stay. Of
+      // the flag accesses it drops those known ordered before it.
+      auto keep = [&](u32 x) { return !flag_slice_[x] || !known_before(task_of_slice_[x], task); };
+      if (a.write) {
+        f.writes.retain(keep);
+        f.writes.insert(a.slice);
+      } else {
+        f.reads.retain(keep);
+        f.reads.insert(a.slice);
+      }
+    } else if (a.write && a.cls) {
       f.writes.retain([&](u32 x) { return access_class(x) != a.cls || !known_before(task_of_slice_[x], task); });
       f.writes.insert(a.slice);
     } else if (a.write) {
@@ -320,7 +360,7 @@ class Sweep {
     auto it = history_.find(a.domain);
     if (it == history_.end()) return;
     for (const Access& h : it->second) {
-      if (h.end <= a.begin || a.end <= h.begin || (!h.write && !a.write)) continue;
+      if (h.end <= a.begin || a.end <= h.begin || (!h.write && !a.write) || (h.flag && a.flag)) continue;
       if (a.cls && h.cls == a.cls) {
         atomic_pair(task, a, h.slice, std::max(h.begin, a.begin), std::min(h.end, a.end));
         continue;
@@ -431,6 +471,7 @@ class Sweep {
 
   std::vector<u32> task_of_slice_;
   std::vector<u8> written_;
+  std::vector<u8> flag_slice_;  // the cell slices of AIV flag operations
   std::unordered_map<u64, DomainMap> domains_;  // node-based: pointers stay valid
   u64 last_key_ = 0;
   DomainMap* last_domain_ = nullptr;
@@ -452,7 +493,8 @@ u16 atomic_reduce_class(const Task& k) {
   // reduction where it writes, atomically. HCCL's two-server mesh-graph
   // pipeline executors reduce into one buffer from both at once (RDMA from
   // the other server, SDMA from the own one).
-  if (!is_reduce_task(k.type) || (k.link != Link::SDMA && k.link != Link::RDMA)) return 0;
+  // An AIV reduce is an atomic-add/max/min write of MTE3 (aiv.md §2.5).
+  if (!is_reduce_task(k.type) || (k.link != Link::SDMA && k.link != Link::RDMA && k.link != Link::AIV)) return 0;
   return static_cast<u16>(1 + static_cast<u32>(k.reduce_op) * kDataTypeCount + static_cast<u32>(k.data_type));
 }
 

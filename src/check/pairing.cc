@@ -50,13 +50,14 @@ class DeadlockExplainer {
     const Task& k = t_.tasks[head];
     u32 key = g_.key_of[head];
     if (k.type == TaskType::WAIT && key != kNone) return wait_blocker(key);
-    // Blocked on explicit predecessors (imported or CCU graphs).
+    // Blocked on explicit predecessors (imported, CCU or AIV graphs).
     u32 p = unexecuted_pred(head);
     if (p == kNone) return {": is blocked", kNone};
-    if (t_.tasks[p].flags & kTaskCcu) {
+    if (t_.tasks[p].flags & kExpanded) {
       u32 cause = ccu_cause(p);
       if (cause != kNone && (t_.tasks[cause].flags & kTaskBlocked))
-        return {fmt::format("needs its CCU mission, which is blocked at {} {}", task_position(t_, cause),
+        return {fmt::format("needs its {}, which is blocked at {} {}",
+                            (t_.tasks[p].flags & kTaskAiv) ? "AIV launch" : "CCU mission", task_position(t_, cause),
                             describe_task(t_, cause)),
                 kNone};
       if (cause != kNone) p = cause;
@@ -67,11 +68,11 @@ class DeadlockExplainer {
             c};
   }
 
-  // Whether `head` waits only for a CCU mission that is itself blocked
-  // (the CCU expansion reports that mission's 102).
+  // Whether `head` waits only for a CCU mission or AIV launch that is
+  // itself blocked (the expansion reports its 102).
   bool waits_for_blocked_mission(u32 head) const {
     u32 p = unexecuted_pred(head);
-    if (p == kNone || !(t_.tasks[p].flags & kTaskCcu)) return false;
+    if (p == kNone || !(t_.tasks[p].flags & kExpanded)) return false;
     u32 cause = ccu_cause(p);
     return cause != kNone && (t_.tasks[cause].flags & kTaskBlocked);
   }
@@ -89,7 +90,10 @@ class DeadlockExplainer {
   }
 
  private:
+  static constexpr u8 kExpanded = kTaskCcu | kTaskAiv;
+
   u32 unexecuted_pred(u32 v) const {
+    if (g_.has_stream_pred(v) && !g_.executed(v - 1)) return v - 1;  // within a chain (AIV lanes)
     if (!g_.has_explicit_edges()) return kNone;
     for (u32 e = g_.in_begin[v]; e < g_.in_begin[v + 1]; ++e)
       if (!g_.executed(g_.in_from[e])) return g_.in_from[e];
@@ -100,7 +104,7 @@ class DeadlockExplainer {
   // holds it: a blocked CCU wait, or a task outside the CCU nodes.
   u32 ccu_cause(u32 p) const {
     for (u32 guard = 0; guard < g_.task_count; ++guard) {
-      if (!(t_.tasks[p].flags & kTaskCcu) || (t_.tasks[p].flags & kTaskBlocked)) return p;
+      if (!(t_.tasks[p].flags & kExpanded) || (t_.tasks[p].flags & kTaskBlocked)) return p;
       u32 q = unexecuted_pred(p);
       if (q == kNone) return kNone;
       p = q;
@@ -138,7 +142,8 @@ void report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& out) {
     const Task& k = t.tasks[head];
     // CCU nodes, and placeholders that only wait for their blocked mission,
     // are reported by the CCU expansion with the mission's state.
-    if ((k.flags & kTaskCcu) || (k.type == TaskType::CCU_GRAPH && why.waits_for_blocked_mission(head)))
+    if ((k.flags & (kTaskCcu | kTaskAiv)) ||
+        ((k.type == TaskType::CCU_GRAPH || k.type == TaskType::AIV_GRAPH) && why.waits_for_blocked_mission(head)))
       continue;
     if (!out.wants(102)) {
       out.count(102, Severity::Error);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "check/aiv_rules.h"
 #include "model/describe.h"
 
 namespace cc {
@@ -38,6 +39,7 @@ void slice_problems(const Trace& t, const Slice& s, std::string_view role,
     why.push_back(fmt::format("{}: offset + len overflows 64 bits", what()));
     return;
   }
+  if (t.aiv.is_own_buffer(s.buf)) return;  // AIV_UB, AIV_COMM: bounded by their snapshot (aiv_task_problems)
   if (end > size)
     why.push_back(fmt::format("{}: ends at {:#x}, past the end of the buffer (size {:#x})", what(),
                               end, size));
@@ -207,6 +209,7 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
     if (!is_data_task(k.type)) continue;
     why.clear();
     task_problems(t, id, ms, why);
+    if (k.flags & kTaskAiv) aiv_task_problems(t, id, why);
     if (!why.empty()) {
       if (out.wants(201)) {
         Finding f = make_finding(201, StageTag::SingleTaskCheck,
@@ -266,6 +269,10 @@ void check_slave_streams(const Trace& t, FindingSink& out) {
     // part of it, and a stream that begins unchained is not checked.
     u32 first = s.first_task, end = s.first_task + s.task_count;
     if (s.task_count > 0 && (t.tasks[first].flags & kTaskUnchained)) continue;
+    // A slave stream that launches AIV kernels is exempt, as in HCCL's checker (aiv.md §4.2).
+    if (std::any_of(t.tasks.begin() + first, t.tasks.begin() + first + s.task_count,
+                    [](const Task& k) { return k.type == TaskType::AIV_GRAPH; }))
+      continue;
     for (u32 i = first + 1; i < end; ++i)
       if (t.tasks[i].flags & kTaskUnchained) {
         end = i;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "gen/aiv.h"
 #include "gen/registry.h"
 #include "export/jsonl.h"
 
@@ -17,6 +18,7 @@ namespace {
 struct GenArgs {
   std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output;
   gen::GenParams p;
+  u32 blocks = 4;
   bool list = false;
 };
 
@@ -27,6 +29,8 @@ std::string list_text() {
     for (OpType o : a.ops) ops += fmt::format("{}{}", ops.empty() ? "" : ",", name(o));
     out += fmt::format("{:<18} {:<52} {} (algorithms.md {})\n", a.name, ops, a.summary, a.section);
   }
+  for (const gen::AivAlgorithm& a : gen::aiv_algorithms())
+    out += fmt::format("{:<18} {:<52} {} (aiv.md §8; --blocks)\n", a.name, name(a.op), a.summary);
   out += "ALGO may also name the operator (ring-allgather, mesh_ReduceScatter); hd is also rhd or "
          "recursive-hd.\n";
   return out;
@@ -88,7 +92,21 @@ int run_gen(GenArgs& a) {
     std::string err = parse_matrix(a.send_counts, a.p.send_counts);
     if (!err.empty()) return print_error(err), 2;
   }
-  Result<Trace> t = gen::generate(a.algo, a.p, op_given);
+  Result<Trace> t = Error{};
+  if (const gen::AivAlgorithm* aiv = gen::find_aiv_algorithm(a.algo)) {
+    if (op_given && a.p.op != aiv->op)
+      return print_error(fmt::format("{} generates {}, not {}", aiv->name, name(aiv->op), name(a.p.op))), 2;
+    gen::AivGenParams ap;
+    ap.op = aiv->op;
+    ap.ranks = a.p.ranks;
+    ap.blocks = a.blocks;
+    ap.count = a.p.count;
+    ap.dtype = a.p.dtype;
+    ap.reduce_op = a.p.reduce_op;
+    t = gen::generate_aiv(ap);
+  } else {
+    t = gen::generate(a.algo, a.p, op_given);
+  }
   if (!t) return print_error(t.error().message), 2;
   Status st = a.output.empty() || a.output == "-" ? write_jsonl(*t, stdout) : write_jsonl_file(*t, a.output);
   if (!st) return print_error(st.message()), 2;
@@ -121,6 +139,7 @@ CommandRun add_gen_command(CLI::App& app) {
               "reproduce HCCL's NHR ReduceScatter non-inline last step that loses the staged data");
   c->add_option("--send-counts", a->send_counts,
                 "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
+  c->add_option("--blocks", a->blocks, "AIV kernels: blocks (vector cores) per launch (default 4)");
   c->add_option("-o,--output", a->output, "output file (default: standard output)");
   return [a] { return run_gen(*a); };
 }

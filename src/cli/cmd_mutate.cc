@@ -67,7 +67,10 @@ int run_mutate(const MutateArgs& a) {
   }
   InputOptions lo;
   lo.case_glob = a.case_glob;
-  auto cases = load_file(a.input, lo, ExpandOptions{});
+  // AIV faults change snapshots; each mutant is expanded when it is labelled.
+  ExpandOptions expand;
+  expand.aiv_enabled = false;
+  auto cases = load_file(a.input, lo, expand);
   if (!cases) return print_error(cases.error().message), 2;
   if (cases->size() != 1) {
     print_error(fmt::format("{}: holds {} cases; choose one with --case", a.input, cases->size()));

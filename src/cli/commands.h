@@ -28,6 +28,7 @@ void print_error(const std::string& message);
 struct InputArgs {
   std::string format, op, case_glob;
   bool keep_stream_ids = false, recorded_peers = false;
+  std::string aiv_dir;
 };
 void add_input_options(CLI::App* c, InputArgs& a);
 // False, after printing the error, for an unknown --format.

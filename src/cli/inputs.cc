@@ -21,6 +21,8 @@ void add_input_options(CLI::App* c, InputArgs& a) {
               "HCCL VM database: keep a rank's recorded stream ids even when it has no stream 0");
   c->add_flag("--recorded-peers", a.recorded_peers,
               "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
+  c->add_option("--aiv-dir", a.aiv_dir,
+                "HCCL VM database: the directory of the AIV snapshot files (default: the database's own)");
 }
 
 bool load_options(const InputArgs& a, InputOptions& load) {
@@ -35,6 +37,7 @@ bool load_options(const InputArgs& a, InputOptions& load) {
   load.case_glob = a.case_glob;
   load.keep_stream_ids = a.keep_stream_ids;
   load.recorded_peers = a.recorded_peers;
+  load.aiv_dir = a.aiv_dir;
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "model/ccu_word.h"
+#include "io/aiv/lines.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/reader.h"
 #include "text/json.h"
@@ -83,7 +84,7 @@ std::string jsonl_op(const Op& op) {
 void append_buffer_sizes(std::string& out, const Trace& t, const std::vector<std::string>& names) {
   bool any = false;
   for (std::size_t b = 0; b < t.sizes.declared.size() && b < names.size(); ++b) {
-    if (t.sizes.declared[b] == BufferSizes::kUndeclared || names[b].empty()) continue;
+    if (t.sizes.declared[b] == BufferSizes::kUndeclared || names[b].empty() || t.aiv.is_own_buffer(b)) continue;
     out += any ? "," : ",\"buffers\":{";
     fmt::format_to(std::back_inserter(out), "\"{}\":{}", names[b], t.sizes.declared[b]);
     any = true;
@@ -154,7 +155,7 @@ std::string jsonl_ccu_lines(const Trace& t) {
 }
 
 std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
-  bool ccu = has_ccu_data(t);
+  bool ccu = has_ccu_data(t) || aiv_io::has_aiv_data(t);
   std::string out = fmt::format("{{\"format\":\"collcheck-trace\",\"version\":{}", ccu ? kTraceVersion : 1);
   if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
   out += ",\"op\":";
@@ -175,15 +176,16 @@ std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
   if (!carried.empty()) out += ",\"importFindings\":" + carried_findings_json(t, carried);
   if (!t.task_notes.empty()) out += ",\"taskNotes\":" + task_notes_json(t);
   if (t.unchecked) out += ",\"unchecked\":true";
-  if (ccu) fmt::format_to(std::back_inserter(out), ",\"ccu\":{{\"isa\":\"{}\"}}", t.ccu.isa == CcuIsa::A6 ? "A6" : "A5");
+  if (has_ccu_data(t))
+    fmt::format_to(std::back_inserter(out), ",\"ccu\":{{\"isa\":\"{}\"}}", t.ccu.isa == CcuIsa::A6 ? "A6" : "A5");
   out += "}\n";
   return out;
 }
 
 void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
   const Task& k = t.tasks[id];
-  // Nodes of the CCU expansion are derived data: the trace keeps its input.
-  if (k.flags & kTaskCcu) return;
+  // Nodes of the CCU and AIV expansions are derived data: the trace keeps its input.
+  if (k.flags & (kTaskCcu | kTaskAiv)) return;
   auto it = std::back_inserter(out);
   if (k.type == TaskType::UNKNOWN) {
     // A record that could not become a node: a marker type, with the name
@@ -263,10 +265,13 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       if (q.key) fmt::format_to(it, ",\"key\":{}", q.key);
       break;
     }
+    case TaskType::AIV_GRAPH:
+      aiv_io::append_aiv_task_fields(t, k, out);
+      break;
     case TaskType::UNKNOWN:
       break;
   }
-  if (k.link != Link::NONE && k.type != TaskType::CCU_GRAPH) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
+  if (k.link != Link::NONE && k.type != TaskType::CCU_GRAPH && k.type != TaskType::AIV_GRAPH) fmt::format_to(it, ",\"link\":\"{}\"", name(k.link));
   if (k.tag) out += ",\"tag\":" + json_quote(t.tag_of(k));
   if (k.flags & kTaskNotifyIndexLost) out += ",\"notifyIndexLost\":true";
   out += "}\n";
@@ -279,7 +284,7 @@ std::string jsonl_task(const Trace& t, u32 id) {
 }
 
 Status write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
-  std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t);
+  std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t) + aiv_io::jsonl_aiv_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     append_jsonl_task(t, id, buf);
     if (buf.size() > (1u << 20)) {
@@ -301,7 +306,7 @@ Status write_jsonl_file(const Trace& t, const std::string& path, const std::vect
 }
 
 std::string to_jsonl(const Trace& t, const std::vector<Finding>& carried) {
-  std::string out = jsonl_header(t, carried) + jsonl_ccu_lines(t);
+  std::string out = jsonl_header(t, carried) + jsonl_ccu_lines(t) + aiv_io::jsonl_aiv_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) append_jsonl_task(t, id, out);
   return out;
 }

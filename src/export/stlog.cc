@@ -78,6 +78,7 @@ StLink st_link(Link l) {
     case Link::CCU: return StLink::CCU;
     case Link::NONE: return StLink::INVALID_A;  // the reader leaves INVALID_A unset
     case Link::LOCAL: return StLink::SDMA;      // a remote transfer: the dispatcher's link
+    case Link::AIV: return StLink::SDMA;        // never written: AIV nodes stay out of a dump
   }
   return StLink::SDMA;
 }
@@ -340,6 +341,10 @@ void Writer::task(u32 id, std::vector<std::string>& out) {
     case TaskType::CCU_GRAPH:
       note("CCU_GRAPH tasks written as \"[CCU GRAPH]\" lines without their microcode");
       out.push_back("[CCU GRAPH]: " + describe_task(t_, id));
+      return;
+    case TaskType::AIV_GRAPH:
+      note("AIV_GRAPH tasks written as AivTaskStub[] without their snapshots");
+      out.push_back("AivTaskStub[]");
       return;
   }
 }

@@ -262,6 +262,29 @@ void Simulation::drain_eager() {
   draining_ = false;
 }
 
+// An expansion's co-simulation order (Trace::sim_order) replaces the
+// simulated order when it covers exactly the executed tasks and respects
+// every edge of the final graph; otherwise the graph keeps its own.
+void adopt_recorded_order(const Trace& trace, TaskGraph& g) {
+  const std::vector<u32>& rec = trace.sim_order;
+  if (rec.size() != g.order.size()) return;
+  std::vector<u32> pos(g.task_count, kNone);
+  for (u32 i = 0; i < rec.size(); ++i) {
+    u32 v = rec[i];
+    if (v >= g.task_count || g.tau[v] == kNone || pos[v] != kNone) return;
+    pos[v] = i;
+  }
+  for (u32 v : rec) {
+    if (g.has_stream_pred(v) && pos[v - 1] > pos[v]) return;
+    if (trace.tasks[v].type == TaskType::WAIT && g.partner[v] != kNone && pos[g.partner[v]] > pos[v]) return;
+    if (g.has_explicit_edges())
+      for (u32 e = g.in_begin[v]; e < g.in_begin[v + 1]; ++e)
+        if (pos[g.in_from[e]] > pos[v]) return;
+  }
+  g.order = rec;
+  g.tau = std::move(pos);
+}
+
 }  // namespace
 
 std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) {
@@ -323,6 +346,7 @@ TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks) {
   build_explicit_edges(trace, g);
   build_chains(trace, g);
   Simulation(trace, g, hooks).run();
+  if (!hooks && !trace.sim_order.empty()) adopt_recorded_order(trace, g);
   return g;
 }
 

@@ -19,6 +19,9 @@ struct TraceStats {
   };
   std::map<std::string, Bytes> bytes_by_buffer;  // by buffer type name
   u64 remote_transfers = 0;                      // data tasks touching another rank
+  // AIV mode: launches, the streams of their nodes, and the nodes by kind.
+  u64 aiv_launches = 0, aiv_streams = 0;
+  std::map<std::string, u64> aiv_by_kind;
 };
 
 TraceStats compute_stats(const Trace& trace, const TaskGraph& graph);

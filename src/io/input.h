@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/detect.h"
@@ -20,6 +21,8 @@ struct InputOptions {
   // HCCL VM databases (see docs/DESIGN.md, "HCCL VM databases").
   bool keep_stream_ids = false;  // --keep-stream-ids: no renumbering of a rank without stream 0
   bool recorded_peers = false;   // --recorded-peers: trust a notify peer the record stores
+  // --aiv-dir: where a database's AIV snapshot files are (default: beside it).
+  std::string aiv_dir;
 };
 
 // One operator as a reader leaves it.
@@ -38,9 +41,10 @@ struct LoadedCase {
   std::string name;
   ReadTrace read;
   double read_ms = 0;  // this case's share of the time spent reading its file
-  // Filled by the pipeline's expansion stage (pipeline/pipeline.h): its time
-  // and its "-v" lines (none without CCU missions).
-  double expand_ms = 0;
+  // Filled by the pipeline's expansion stage (pipeline/pipeline.h): the time
+  // of each expansion that ran ("ccu", "aiv") and their "-v" lines (none
+  // without CCU missions or AIV launches).
+  std::vector<std::pair<std::string, double>> expand_times{};
   std::vector<std::string> expand_stats{};
 };
 

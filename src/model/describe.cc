@@ -6,6 +6,15 @@
 
 namespace cc {
 
+const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index) {
+  const Task& k = t.tasks[task];
+  if (!(k.flags & kTaskAiv) || t.aiv.launches.empty()) return nullptr;
+  const AivLaunch* l = t.aiv.launch_at(k.rank, k.stream);
+  if (!l || k.index >= l->nodes.size()) return nullptr;
+  if (index) *index = k.index;
+  return l;
+}
+
 const CcuMission* ccu_mission_of(const Trace& t, u32 task, u32* seq) {
   const Task& k = t.tasks[task];
   if (!(k.flags & kTaskCcu) || t.ccu.missions.empty()) return nullptr;
@@ -35,7 +44,83 @@ std::string describe_ccu_placeholder(const Trace& t, const Task& k) {
                      u32{q.inst_start} + q.inst_count, q.arg_size);
 }
 
+// "L0.b0.S[2]", "L0.START", "L0.b0.BARRIER(S[3],MTE2[5],MTE3[2])",
+// "L0.SYNCALL(round 1)".
+std::string aiv_lane_name(const AivLaunch& l, const AivNodeInfo& n) {
+  switch (n.kind) {
+    case AivNodeKind::Start: return fmt::format("L{}.START", l.launch);
+    case AivNodeKind::End: return fmt::format("L{}.END", l.launch);
+    case AivNodeKind::Barrier: {
+      std::string m;
+      for (const AivMember& x : l.groups[n.group].members)
+        m += fmt::format("{}{}[{}]", m.empty() ? "" : ",", aiv_pipe_name(x.pipe), x.pos);
+      return fmt::format("L{}.b{}.BARRIER({})", l.launch, n.block, m);
+    }
+    case AivNodeKind::SyncAll:
+      return fmt::format("L{}.SYNCALL(round {})", l.launch, l.groups[n.group].value);
+    default:
+      return fmt::format("L{}.b{}.{}[{}]", l.launch, n.block, aiv_pipe_name(n.pipe), n.pos);
+  }
+}
+
+// What an AIV node does (copies and reduces are described like any task).
+std::string describe_aiv_node(const Trace& t, const AivLaunch& l, const AivNodeInfo& n) {
+  switch (n.kind) {
+    case AivNodeKind::Start:
+      return fmt::format("START(AIV_SUB_GRAPH) rank {} launch {}", l.rank, l.launch);
+    case AivNodeKind::End:
+      return fmt::format("END(AIV_SUB_GRAPH) rank {} launch {}", l.rank, l.launch);
+    case AivNodeKind::Barrier:
+    case AivNodeKind::SyncAll: {
+      const AivGroup& g = l.groups[n.group];
+      std::string m;
+      for (const AivMember& x : g.members)
+        m += fmt::format("{}b{}.{}[{}]", m.empty() ? "" : ", ", x.block, aiv_pipe_name(x.pipe), x.pos);
+      return g.sync_all ? fmt::format("SYNCALL round {} of {}", g.value, m)
+                        : fmt::format("BARRIER {} of {}", aiv_pipe_name(g.value), m);
+    }
+    case AivNodeKind::EventSet:
+    case AivNodeKind::EventWait:
+      return fmt::format("{} {}\u2192{} #{}", n.kind == AivNodeKind::EventSet ? "SET_FLAG" : "WAIT_FLAG",
+                         aiv_pipe_name(n.src_pipe), aiv_pipe_name(n.dst_pipe), n.event);
+    case AivNodeKind::FlagSet:
+      return fmt::format("SEND_FLAG cell {}:{:#x} := {}", n.owner, n.offset, n.value);
+    case AivNodeKind::FlagWait:
+      return fmt::format("RECV_FLAG cell {}:{:#x} == {}", n.owner, n.offset, n.value);
+    default:
+      (void)t;
+      return {};
+  }
+}
+
 }  // namespace
+
+std::string aiv_short_name(const Trace& t, u32 task) {
+  u32 i = 0;
+  const AivLaunch* l = aiv_launch_of(t, task, &i);
+  if (!l) return task_position(t, task);
+  return fmt::format("rank{} {}", l->rank, aiv_lane_name(*l, l->nodes[i]));
+}
+
+void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref) {
+  u32 i = 0;
+  const AivLaunch* l = aiv_launch_of(t, task, &i);
+  if (!l) return;
+  const AivNodeInfo& n = l->nodes[i];
+  ref.aiv_launch = l->launch;
+  ref.aiv_block = n.block;
+  ref.aiv_pos = n.pos;
+  ref.aiv_task_id = n.task_id;
+  switch (n.kind) {
+    case AivNodeKind::Start: ref.aiv_pipe = "START"; break;
+    case AivNodeKind::End: ref.aiv_pipe = "END"; break;
+    case AivNodeKind::Barrier: ref.aiv_pipe = "BARRIER"; break;
+    case AivNodeKind::SyncAll: ref.aiv_pipe = "SYNCALL"; break;
+    default: ref.aiv_pipe = aiv_pipe_name(n.pipe); break;
+  }
+  if (l->placeholder != kNone) ref.line = t.tasks[l->placeholder].line;
+  if (l->snapshot != kNone && t.aiv.snapshots[l->snapshot].line) ref.line = t.aiv.snapshots[l->snapshot].line;
+}
 
 std::string hex_range(u64 begin, u64 end) { return fmt::format("[{:#x},{:#x})", begin, end); }
 
@@ -52,11 +137,32 @@ std::string task_position(const Trace& t, u32 task) {
   u32 seq = 0;
   if (const CcuMission* m = ccu_mission_of(t, task, &seq); m && m->placeholder != kNone)
     return fmt::format("{}:{}", task_position(t, m->placeholder), seq);
+  if (const AivLaunch* l = aiv_launch_of(t, task, &seq); l && l->placeholder != kNone)
+    return fmt::format("{}:{}", task_position(t, l->placeholder), aiv_lane_name(*l, l->nodes[seq]));
   return fmt::format("{}/{}/{}", k.rank, k.stream, k.index);
 }
 
 std::string task_ref(const Trace& t, u32 task) {
   const Task& k = t.tasks[task];
+  u32 idx = 0;
+  if (const AivLaunch* l = aiv_launch_of(t, task, &idx); l && l->placeholder != kNone) {
+    // "0/0/0:L0.b0.S[2] taskId=8 (t.jsonl:3)": the snapshot line of a trace,
+    // or the snapshot file and the record's row of a database.
+    const AivNodeInfo& n = l->nodes[idx];
+    std::string id = n.task_id != kNone ? fmt::format(" taskId={}", n.task_id) : std::string();
+    const AivSnapshot* s = l->snapshot != kNone ? &t.aiv.snapshots[l->snapshot] : nullptr;
+    const Task& p = t.tasks[l->placeholder];
+    std::string where;
+    if (s && s->line) where = fmt::format("{}:{}", t.file, s->line);
+    else if (s) where = s->where(t.file);
+    else if (p.line) where = fmt::format("{}:{}", t.file, p.line);
+    if (l->record != kNone && !t.aiv.records[l->record].origin.empty())
+      where += (where.empty() ? "" : ", ") + t.aiv.records[l->record].origin;
+    return fmt::format("{}{}{}", task_position(t, task), id, where.empty() ? "" : " (" + where + ")");
+  }
+  if (k.type == TaskType::AIV_GRAPH && k.notify < t.aiv.records.size() && !t.aiv.records[k.notify].origin.empty() &&
+      k.line == 0)
+    return fmt::format("{} ({})", task_position(t, task), t.aiv.records[k.notify].origin);
   u32 line = k.line;
   if (const CcuMission* m = ccu_mission_of(t, task, nullptr); m && m->placeholder != kNone)
     line = t.tasks[m->placeholder].line;
@@ -68,6 +174,7 @@ std::string task_ref(const Trace& t, u32 task) {
 std::string describe_sync(const Trace& t, u32 task) {
   const Task& k = t.tasks[task];
   u32 seq = 0;
+  if (const AivLaunch* l = aiv_launch_of(t, task, &seq)) return describe_aiv_node(t, *l, l->nodes[seq]);
   if (const CcuMission* m = ccu_mission_of(t, task, &seq)) {
     const CcuNodeInfo& n = m->nodes[seq];
     std::string where = k.type == TaskType::RECORD ? fmt::format("{}\u2192{} ", k.rank, k.peer) : std::string();
@@ -90,6 +197,8 @@ std::string describe_ccu_suffix(const Trace& t, u32 task) {
 std::string describe_task(const Trace& t, u32 task) {
   const Task& k = t.tasks[task];
   u32 seq = 0;
+  if (const AivLaunch* l = aiv_launch_of(t, task, &seq); l && !is_data_task(k.type))
+    return describe_aiv_node(t, *l, l->nodes[seq]);
   if (const CcuMission* m = ccu_mission_of(t, task, &seq); m && k.type == TaskType::CCU_GRAPH) {
     const CcuNodeInfo& n = m->nodes[seq];
     std::string o = ccu_origin(t, n);
@@ -150,6 +259,9 @@ std::string describe_task(const Trace& t, u32 task) {
       return "unknown task";
     case TaskType::CCU_GRAPH:
       if (!(k.flags & kTaskCcu)) return describe_ccu_placeholder(t, k);
+      break;
+    case TaskType::AIV_GRAPH:
+      if (k.notify < t.aiv.records.size()) return fmt::format("AIV_GRAPH launch {}", t.aiv.records[k.notify].launch);
       break;
   }
   if (is_reduce_task(k.type))

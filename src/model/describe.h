@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "model/finding.h"
 #include "model/trace.h"
 
 namespace cc {
@@ -27,6 +28,15 @@ std::string task_line(const Trace& t, u32 task);
 const CcuMission* ccu_mission_of(const Trace& t, u32 task, u32* seq);
 // " (pc 6 TransLocMemToRmtMem, lane 1)" for a CCU node, "" otherwise.
 std::string describe_ccu_suffix(const Trace& t, u32 task);
+
+// The AIV launch a node of the AIV expansion belongs to (and its index in
+// the launch's nodes), or nullptr for any other task.
+const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index);
+// "rank0 L0.b0.S[2]" for an AIV node (its members for a merged one, aiv.md
+// §4.1), "rank0 L0.START"/"END" for the boundary nodes; task_position otherwise.
+std::string aiv_short_name(const Trace& t, u32 task);
+// The AIV part of a JSON report's task entry (aiv.md §4.1).
+void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref);
 
 // A RECORD/WAIT's key endpoints.
 inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer; }

@@ -30,6 +30,13 @@ std::optional<StageTag> parse_stage_tag(std::string_view s);
 // A task as reports name it: rank/stream/index and its source line.
 struct TaskRef {
   u32 rank = 0, stream = 0, index = 0, line = 0;
+  // A node of the AIV expansion (aiv.md §4.1): its launch, block, pipe
+  // ("S", "MTE2", "MTE3"; "START", "END", "BARRIER", "SYNCALL" for the
+  // boundary and merged nodes), lane position and taskId. Empty pipe: not
+  // an AIV node.
+  std::string aiv_pipe;
+  u64 aiv_launch = 0;
+  u32 aiv_block = 0, aiv_pos = 0, aiv_task_id = kNone;
 };
 
 struct Finding {

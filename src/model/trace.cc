@@ -163,7 +163,8 @@ Status finalize_trace(Trace& t, std::vector<u32>* new_ids) {
   if (in_place) {
     for (std::size_t i = 0; i < t.tasks.size(); ++i)
       t.tasks[i].index = static_cast<u32>(i) - t.streams[stream_of_task[i]].first_task;
-    if (new_ids || !t.extra_edges.empty() || !t.ccu.missions.empty() || !t.task_notes.empty()) {
+    if (new_ids || !t.extra_edges.empty() || !t.ccu.missions.empty() || !t.task_notes.empty() ||
+        !t.aiv.launches.empty() || !t.sim_order.empty()) {
       new_id.resize(t.tasks.size());
       for (std::size_t i = 0; i < new_id.size(); ++i) new_id[i] = static_cast<u32>(i);
     }
@@ -199,6 +200,10 @@ Status finalize_trace(Trace& t, std::vector<u32>* new_ids) {
   for (auto& [task, note] : t.task_notes) task = new_id[task];
   for (CcuMission& m : t.ccu.missions)
     if (m.placeholder != kNone) m.placeholder = new_id[m.placeholder];
+  if (!new_id.empty()) {
+    t.aiv.remap(new_id);
+    for (u32& task : t.sim_order) task = task < new_id.size() ? new_id[task] : kNone;
+  }
   if (new_ids) *new_ids = std::move(new_id);
   return fill_implied_sizes(t);
 }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/aiv_data.h"
 #include "model/result.h"
 #include "model/ccu_data.h"
 #include "model/op.h"
@@ -69,6 +70,7 @@ enum TaskFlags : u8 {
   // generic Post(idx)/Wait(idx), stlog.md §5.3): its notify id may stand
   // for several notifies, so stage 3 warns where it would report 602.
   kTaskNotifyIndexLost = 32,
+  kTaskAiv = 64,  // produced by AIV expansion (aiv.md); AivData::launch_at names its launch
 };
 
 struct Task {
@@ -90,7 +92,8 @@ struct Task {
   u32 group_count = 0;
   // RECORD: peer = waitRank; WAIT: peer = recordRank.
   u32 peer = 0;
-  u32 notify = 0;  // RECORD/WAIT: notifyId; CCU_GRAPH record: index into Trace::ccu.sqes
+  u32 notify = 0;  // RECORD/WAIT: notifyId; CCU_GRAPH record: index into Trace::ccu.sqes;
+                   // AIV_GRAPH record: index into Trace::aiv.records
   u32 line = 0;  // 1-based line of the source file (0: none)
 };
 
@@ -133,6 +136,13 @@ struct Trace {
   std::vector<std::pair<u32, u32>> extra_edges;
   // CCU mode: expansion inputs and, once expanded, the origin of CCU nodes.
   CcuData ccu;
+  // AIV mode: snapshots, AIV_GRAPH records and, once expanded, the launches.
+  AivData aiv;
+  // The execution order an expansion's co-simulation found (task ids of
+  // every task it executed, host and expanded). build_graph adopts it as τ
+  // when it is a topological order of the final graph, so that every stage
+  // sees the order the co-simulation matched in (aiv.md §4.4, §6.4).
+  std::vector<u32> sim_order;
   // Remarks an importer attaches to tasks (e.g. that a notify's peer was
   // inferred from an id only one rank uses); run_checks adds each to every
   // finding that names its task.

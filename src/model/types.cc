@@ -20,10 +20,10 @@ constexpr std::array<u32, kDataTypeCount> kDataTypeSizes = {1, 2, 4, 8, 1, 2, 4,
 constexpr std::array<std::string_view, kReduceOpCount> kReduceOpNames = {"SUM", "PROD", "MAX",
                                                                          "MIN"};
 
-constexpr std::array<std::string_view, 8> kTaskTypeNames = {
-    "TRANS_MEM", "BATCH_TRANS_MEM", "REDUCE", "BATCH_REDUCE", "RECORD", "WAIT", "UNKNOWN", "CCU_GRAPH"};
+constexpr std::array<std::string_view, 9> kTaskTypeNames = {
+    "TRANS_MEM", "BATCH_TRANS_MEM", "REDUCE", "BATCH_REDUCE", "RECORD", "WAIT", "UNKNOWN", "CCU_GRAPH", "AIV_GRAPH"};
 
-constexpr std::array<std::string_view, 5> kLinkNames = {"", "SDMA", "RDMA", "CCU", "LOCAL"};
+constexpr std::array<std::string_view, 6> kLinkNames = {"", "SDMA", "RDMA", "CCU", "LOCAL", "AIV"};
 
 template <typename E, std::size_t N>
 std::optional<E> find_name(const std::array<std::string_view, N>& names, std::string_view s,
@@ -52,10 +52,14 @@ std::optional<TaskType> parse_task_type(std::string_view s) {
   // UNKNOWN is internal, never a name in a file; CCU_GRAPH exists only from
   // trace version 2 on, so the reader recognises it itself.
   auto t = find_name<TaskType>(kTaskTypeNames, s);
-  if (t && (*t == TaskType::UNKNOWN || *t == TaskType::CCU_GRAPH)) return std::nullopt;
+  if (t && (*t == TaskType::UNKNOWN || *t == TaskType::CCU_GRAPH || *t == TaskType::AIV_GRAPH)) return std::nullopt;
   return t;
 }
-std::optional<Link> parse_link(std::string_view s) { return find_name<Link>(kLinkNames, s, 1); }
+std::optional<Link> parse_link(std::string_view s) {
+  auto l = find_name<Link>(kLinkNames, s, 1);
+  if (l && *l == Link::AIV) return std::nullopt;  // internal: only the AIV expansion makes such tasks
+  return l;
+}
 
 u32 size_of(DataType t) { return kDataTypeSizes[static_cast<int>(t)]; }
 

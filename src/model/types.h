@@ -55,9 +55,15 @@ enum class TaskType : u8 {
   // mission; CCU-generated boundary nodes (START/END of CCU_SUB_GRAPH and
   // LOOP, flag kTaskCcu) have this type too.
   CCU_GRAPH,
+  // An AIV_GRAPH record (aiv.md): a host-stream placeholder for one AIV
+  // kernel launch. Once expanded it is a no-op that completes with its
+  // launch; the expansion's boundary and merged nodes (START/END of
+  // AIV_SUB_GRAPH, BARRIER, SYNCALL; flag kTaskAiv) have this type too.
+  AIV_GRAPH,
 };
 
-enum class Link : u8 { NONE, SDMA, RDMA, CCU, LOCAL };
+// AIV: a copy or reduce of an AIV kernel (never read from a trace file).
+enum class Link : u8 { NONE, SDMA, RDMA, CCU, LOCAL, AIV };
 
 std::string_view name(OpType t);
 std::string_view name(DataType t);

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "mutate/aiv_faults.h"
 #include "mutate/faults.h"
 #include "mutate/trace_edit.h"
 #include "model/describe.h"
@@ -72,6 +73,7 @@ Result<Applied> move_to_stream(const Trace& t, const Site& s) {
 
 Result<Applied> apply_fault(const Trace& t, FaultKind kind, const Site& s) {
   using K = FaultKind;
+  if (is_aiv_fault(kind)) return apply_aiv_fault(t, kind, s);
   u64 u = t.op.elem_size();
   if (kind == K::WaitBeforeRecord) {
     TraceEdit e(t);

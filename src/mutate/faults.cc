@@ -1,6 +1,7 @@
 #include "mutate/faults.h"
 
 #include "graph/graph.h"
+#include "mutate/aiv_faults.h"
 
 namespace cc::mutate {
 
@@ -57,6 +58,21 @@ const std::vector<FaultInfo>& fault_kinds() {
       {K::WaitBeforeRecord, "wait-before-record", "F21",
        "on every rank, swap the main stream's RECORD at one position with the WAIT after it", {102},
        "no two ranks now wait for each other"},
+      {K::AivDropWaitFlag, "drop-wait-flag", "", "AIV: delete a WaitFlag of a snapshot (a pipe event not waited for)",
+       {302, 602, SEMANTIC},
+       "the event ordered nothing that is read or written later (the final wait for a UB slot's release)"},
+      {K::AivWrongFlagValue, "wrong-flag-value", "",
+       "AIV: a SendFlag writes, or a RecvFlag waits for, its value plus one", {102, 302, 602, SEMANTIC},
+       "the value is a reset nobody waits for"},
+      {K::AivDropBarrierMember, "drop-barrier-member", "",
+       "AIV: delete one member of a PIPE_ALL barrier (the others still list it)", {104}, ""},
+      {K::AivDropSyncAllMember, "drop-syncall-member", "", "AIV: delete one member of a SyncAll round", {104}, ""},
+      {K::AivWrongFlagOffset, "wrong-flag-offset", "",
+       "AIV: a SendFlag or RecvFlag uses the next cell (commInfoOffset + 128)", {102, 201, 302, 602, SEMANTIC},
+       "the cell is a reset nobody waits for"},
+      {K::AivWrongSource, "wrong-source", "",
+       "AIV: a copy that loads from global memory reads one element further", {201, 202, 302, SEMANTIC},
+       "the bytes read are the same data"},
   };
   return kinds;
 }
@@ -95,6 +111,7 @@ std::vector<SlaveEnds> slave_ends(const Trace& t) {
 }  // namespace
 
 std::vector<Site> fault_sites(const Trace& t, FaultKind kind) {
+  if (is_aiv_fault(kind)) return aiv_fault_sites(t, kind);
   std::vector<Site> out;
   u32 n = static_cast<u32>(t.tasks.size());
   std::vector<u8> slave_first(n), slave_last(n);

@@ -32,6 +32,13 @@ enum class FaultKind : u8 {
   OverlapSlice,
   EarlyRecord,
   WaitBeforeRecord,
+  // AIV kernels (aiv.md; mutate/aiv_faults.cc): one task of a snapshot.
+  AivDropWaitFlag,
+  AivWrongFlagValue,
+  AivDropBarrierMember,
+  AivDropSyncAllMember,
+  AivWrongFlagOffset,
+  AivWrongSource,
 };
 
 struct FaultInfo {

@@ -5,11 +5,22 @@
 #include <algorithm>
 #include <random>
 
+#include "aiv/expand.h"
+
 namespace cc::mutate {
 
 MutantLabel label_mutant(const Trace& m, FaultKind k, const CheckOptions& options) {
   const FaultInfo& f = fault_info(k);
-  CheckResult r = run_checks(m, {}, options);
+  CheckResult r;
+  if (m.aiv.has_input() && !m.aiv.expanded) {
+    // Checked as `check` would load it: AIV launches expanded first.
+    Trace x = m;
+    Result<AivExpansion> e = expand_aiv(x);
+    if (e) r = run_checks(x, std::move(e->findings), options);
+    else r = run_checks(m, {make_finding(901, StageTag::Runtime, e.error().message)}, options);
+  } else {
+    r = run_checks(m, {}, options);
+  }
   MutantLabel l;
   l.pass = r.pass;
   for (const auto& [key, n] : r.totals)

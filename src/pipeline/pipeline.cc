@@ -20,8 +20,8 @@ double ms_since(Clock::time_point t0) {
 
 }  // namespace
 
-void expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) {
-  if (!options.enabled) return;
+Result<bool> expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) {
+  if (!options.enabled) return true;
   ccu::CcuCarry carry;
   for (LoadedCase& c : cases) {
     Trace& t = c.read.trace;
@@ -29,16 +29,29 @@ void expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) 
     auto t0 = Clock::now();
     CcuExpansionStats st;
     for (Finding& f : expand_ccu(t, options.ccu, &carry, &st)) c.read.findings.push_back(std::move(f));
-    c.expand_ms += ms_since(t0);
+    c.expand_times.emplace_back("ccu", ms_since(t0));
     c.expand_stats.push_back(fmt::format("ccu: {} missions, {} nodes, {} words executed, {} loops merged",
                                          st.missions, st.nodes, st.steps, st.merged_loops));
   }
+  if (!options.aiv_enabled) return true;
+  for (LoadedCase& c : cases) {
+    Trace& t = c.read.trace;
+    if (!t.aiv.has_input() || t.unchecked) continue;
+    auto t0 = Clock::now();
+    Result<AivExpansion> x = expand_aiv(t, options.aiv);
+    if (!x) return x.error();
+    for (Finding& f : x->findings) c.read.findings.push_back(std::move(f));
+    c.expand_times.emplace_back("aiv", ms_since(t0));
+    c.expand_stats.push_back(aiv_stats_line(t, x->stats));
+  }
+  return true;
 }
 
 Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOptions& input,
                                           const ExpandOptions& expand) {
   Result<std::vector<LoadedCase>> cases = read_file(path, input);
-  if (cases) expand_cases(cases.value(), expand);
+  if (!cases) return cases;
+  if (Result<bool> x = expand_cases(cases.value(), expand); !x) return x.error();
   return cases;
 }
 
@@ -52,11 +65,12 @@ CheckedCase check_case(LoadedCase&& c, const CheckOptions& options) {
   r = run_stages(out.trace, out.graph, std::move(c.read.findings), options, graph_ms);
   r.input = c.name;
   r.read_ms = c.read_ms;
-  if (!c.expand_stats.empty()) {  // the expansion's time was counted as reading
-    r.read_ms = std::max(0.0, r.read_ms - c.expand_ms);
-    r.times.insert(r.times.begin(), {"ccu", c.expand_ms});
-    r.stats.insert(r.stats.begin(), c.expand_stats.begin(), c.expand_stats.end());
+  // The expansions' time was counted as reading (the batch times load_file).
+  for (auto it = c.expand_times.rbegin(); it != c.expand_times.rend(); ++it) {
+    r.read_ms = std::max(0.0, r.read_ms - it->second);
+    r.times.insert(r.times.begin(), {it->first, it->second});
   }
+  r.stats.insert(r.stats.begin(), c.expand_stats.begin(), c.expand_stats.end());
   return out;
 }
 

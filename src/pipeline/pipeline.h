@@ -2,6 +2,7 @@
 //
 //   read    io/read.h        every operator (case) of an input, as its reader leaves it
 //   expand  ccu/expand.h     CCU missions become task subgraphs
+//           aiv/expand.h     AIV kernel launches become task subgraphs
 //   graph   graph/graph.h    stream chains, RECORD/WAIT pairing, the order τ
 //   stages  pipeline/stages.h the checks of check/, in their order
 //
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "aiv/expand.h"
 #include "ccu/expand.h"
 #include "io/input.h"
 #include "model/result.h"
@@ -24,11 +26,16 @@ struct ExpandOptions {
   // Off for tools that show records as they are (convert, ccu-dis).
   bool enabled = true;
   CcuOptions ccu;
+  // AIV launches are expanded after the CCU missions; off on its own for
+  // mutate, whose AIV faults change snapshots before each mutant is expanded.
+  bool aiv_enabled = true;
+  AivOptions aiv;
 };
 
 // Expands the CCU missions of the cases of one file, in file order (with
-// --ccu-carry-cke the CKE state passes from one case to the next).
-void expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options);
+// --ccu-carry-cke the CKE state passes from one case to the next), then
+// their AIV launches. An Error only when a case cannot hold its nodes.
+Result<bool> expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options);
 
 // Reads every case of `path` (io) and expands it.
 Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOptions& input,

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "check/aiv_rules.h"
 #include "check/pairing.h"
 #include "check/mem_conflict.h"
 #include "check/semantic/semantic.h"
@@ -11,6 +12,7 @@
 #include "check/sync.h"
 #include "graph/graph.h"
 #include "graph/reach.h"
+#include "model/describe.h"
 
 namespace cc {
 
@@ -34,7 +36,10 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
     f.refs.clear();
     for (u32 id : f.tasks) {
       const Task& k = trace.tasks[id];
-      f.refs.push_back({k.rank, k.stream, k.index, k.line});
+      TaskRef ref;
+      ref.rank = k.rank, ref.stream = k.stream, ref.index = k.index, ref.line = k.line;
+      f.refs.push_back(ref);
+      if (k.flags & kTaskAiv) aiv_task_ref(trace, id, f.refs.back());
       if (f.code == 0) continue;  // a named warning carries its own explanation
       for (const auto& [task, note] : trace.task_notes)
         if (task == id) f.details.push_back("Note : " + note);
@@ -82,12 +87,16 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     timed("single", [&] {
       check_single_tasks(trace, sink);
       check_slave_streams(trace, sink);
+      check_aiv_single(trace, sink);
     });
   } else {
     sink.add(setting_warning("Stage SingleTaskCheck skipped: --stages excludes single."));
   }
   if (opt.stages & kStageSync) {
-    timed("sync", [&] { check_sync(trace, graph, reach, sink); });
+    timed("sync", [&] {
+      check_sync(trace, graph, reach, sink);
+      check_aiv_sync(trace, graph, reach, sink);
+    });
   } else {
     sink.add(setting_warning("Stage SyncCheck skipped: --stages excludes sync."));
   }
@@ -95,12 +104,13 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   // A record that could not become a node (101, and an importer's 110 and
   // 111, hcclvm-db.md §12.3), or a CCU mission that could not be expanded,
   // leaves the graph without its work.
-  bool graph_broken = sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed;
+  bool graph_broken =
+      sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed || trace.aiv.failed;
   u32 later = opt.stages & (kStageMem | kStageSemantic);
   if (graph_broken && later) {
     sink.add(setting_warning(
         "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
-        "(101/102/110/111, or a CCU mission that could not be expanded)."));
+        "(101/102/110/111, or a CCU mission or AIV launch that could not be expanded)."));
   } else {
     // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
     // order, each only when selected by --stages.

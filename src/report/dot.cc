@@ -65,6 +65,7 @@ const char* fill_of(TaskType type) {
     case TaskType::WAIT: return "#fcf2d6";
     case TaskType::UNKNOWN: return "#eeeeee";
     case TaskType::CCU_GRAPH: return "#f3e5f5";
+    case TaskType::AIV_GRAPH: return "#e0f2f1";
   }
   return "#eeeeee";
 }
@@ -131,11 +132,17 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
                          s.rank, s.rank);
       open_rank = s.rank;
     }
-    out += fmt::format("    subgraph cluster_r{}_s{} {{\n      label=\"stream {}\"; style=\"dashed,rounded\"; "
+    // An AIV launch's nodes (their own stream) are shown as the launch, with
+    // a cluster per block; START, END and SyncAll rounds span the blocks.
+    const AivLaunch* launch = t.aiv.launch_at(s.rank, s.id);
+    std::string stream_label = fmt::format("stream {}", s.id);
+    if (launch && launch->placeholder < t.tasks.size())
+      stream_label = fmt::format("AIV launch {} (from stream {})", launch->launch, t.tasks[launch->placeholder].stream);
+    out += fmt::format("    subgraph cluster_r{}_s{} {{\n      label=\"{}\"; style=\"dashed,rounded\"; "
                        "color=\"#bcccdc\"; fontname=\"Helvetica\"; fontsize=10;\n",
-                       s.rank, s.id, s.id);
-    for (u32 id = s.first_task; id < end; ++id) {
-      if (!shown(id)) continue;
+                       s.rank, s.id, dot_escape(stream_label));
+    auto emit = [&](u32 id, const char* indent) {
+      if (!shown(id)) return;
       const Task& k = t.tasks[id];
       std::string label = node_label(t, id) + "\n";
       std::string style = fmt::format("fillcolor=\"{}\"", fill_of(k.type));
@@ -146,8 +153,35 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
                     : "color=\"#ef6c00\", penwidth=3, fillcolor=\"#ffe6c7\", fontname=\"Helvetica-Bold\"";
       }
       if (!g.executed(id)) style += ", style=\"rounded,filled,dashed\", fontcolor=\"#616e7c\"";
-      out += fmt::format("      t{} [label=\"{}\", group=\"r{}s{}\", tooltip=\"{}\", {}];\n", id,
+      out += fmt::format("{}t{} [label=\"{}\", group=\"r{}s{}\", tooltip=\"{}\", {}];\n", indent, id,
                          dot_escape(label), s.rank, s.id, dot_escape(task_line(t, id)), style);
+    };
+    if (launch && launch->nodes.size() == s.task_count) {
+      auto spans = [](AivNodeKind k) {
+        return k == AivNodeKind::Start || k == AivNodeKind::End || k == AivNodeKind::SyncAll;
+      };
+      u32 blocks = 0;
+      for (u32 i = 0; i < s.task_count; ++i) {
+        const AivNodeInfo& n = launch->nodes[i];
+        if (spans(n.kind)) emit(s.first_task + i, "      ");
+        else blocks = std::max(blocks, n.block_pos + 1);
+      }
+      for (u32 b = 0; b < blocks; ++b) {
+        std::string body;
+        std::swap(body, out);
+        u32 block = 0;
+        for (u32 i = 0; i < s.task_count; ++i) {
+          const AivNodeInfo& n = launch->nodes[i];
+          if (!spans(n.kind) && n.block_pos == b) emit(s.first_task + i, "        "), block = n.block;
+        }
+        std::swap(body, out);
+        if (body.empty()) continue;
+        out += fmt::format("      subgraph cluster_r{}_s{}_b{} {{\n        label=\"block {}\"; style=\"dotted,rounded\"; "
+                           "color=\"#9fb3c8\"; fontsize=9;\n{}      }}\n",
+                           s.rank, s.id, b, block, body);
+      }
+    } else {
+      for (u32 id = s.first_task; id < end; ++id) emit(id, "      ");
     }
     out += "    }\n";
   }

@@ -19,8 +19,15 @@ void append_finding(std::string& out, const Finding& f) {
   out += "],\"tasks\":[";
   for (std::size_t i = 0; i < f.refs.size(); ++i) {
     const TaskRef& t = f.refs[i];
-    out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"line\":{}}}", i ? "," : "",
-                       t.rank, t.stream, t.index, t.line);
+    out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"line\":{}", i ? "," : "", t.rank, t.stream,
+                       t.index, t.line);
+    if (!t.aiv_pipe.empty()) {
+      out += fmt::format(",\"aiv\":{{\"launch\":{},\"block\":{},\"pipe\":\"{}\",\"pos\":{}", t.aiv_launch,
+                         t.aiv_block, t.aiv_pipe, t.aiv_pos);
+      if (t.aiv_task_id != kNone) out += fmt::format(",\"taskId\":{}", t.aiv_task_id);
+      out += '}';
+    }
+    out += '}';
   }
   out += "]}";
 }

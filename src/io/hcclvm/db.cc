@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 
+#include "io/aiv/lines.h"
 #include "io/hcclvm/ccu.h"
 #include "io/hcclvm/notify.h"
 #include "io/hcclvm/op.h"
@@ -126,6 +128,10 @@ class Importer {
     }
     infer_peers(t, tr.syncs(), opt_.recorded_peers, rt.findings);
     CC_TRY(fill_ccu(db_, ccu_, g, blocks, t, rt.findings));
+    if (!t.aiv.records.empty())  // AIV_GRAPH records: their snapshots beside the database (aiv.md §2.2)
+      aiv_io::attach_snapshot_files(
+          t, opt_.aiv_dir.empty() ? std::filesystem::path(db_.file()).parent_path().string() : opt_.aiv_dir,
+          rt.findings);
     // A lone rank of a one-rank communicator that issued no task counts
     // as a success (§4 step 5).
     if (g.members.size() == 1 && t.op.ranks == 1 && t.tasks.empty()) t.unchecked = true;

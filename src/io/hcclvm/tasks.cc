@@ -270,11 +270,17 @@ void TaskTranslator::member(const OpRow& m, const std::vector<TaskRow>& rows) {
         push(c);
         break;
       }
-      case kMetaAivGraph:
-        unknown(row, 111, fmt::format("AIV_GRAPH record (launch {}): AIV kernels are not supported (their JSON "
-                                      "snapshots are kept outside the database).",
-                                      k.launch_idx));
+      case kMetaAivGraph: {
+        // Expanded from its snapshot file when the case is loaded (aiv.md, src/aiv/).
+        Task a;
+        a.type = TaskType::AIV_GRAPH;
+        a.rank = m.rank;
+        a.stream = static_cast<u32>(k.stream);
+        a.notify = static_cast<u32>(t_.aiv.records.size());
+        t_.aiv.records.push_back({k.launch_idx, fmt::format("{} row {}", table_, row.id), false});
+        push(a);
         break;
+      }
       case kMetaEventWait:
       case kMetaEventRecord:
         unknown(row, 111, fmt::format("{} record: not supported (HCCL's checker refuses it too).", kind));

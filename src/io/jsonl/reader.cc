@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "io/aiv/lines.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/ccu_lines.h"
 #include "io/line_reader.h"
@@ -57,6 +58,8 @@ class JsonlParser {
   std::vector<CarriedFinding> notes_;    // header "taskNotes"
   u64 line_ = 0;
   u64 version_ = 0;
+  u32 header_line_ = 0;
+  std::string_view text_;  // the line being parsed
   CcuLineState ccu_;
 };
 
@@ -73,12 +76,14 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (is_blank_or_comment(text)) continue;
     if (line_ > 0xffffffffu) return fail("more than 2^32 lines are not supported");
     element e;
+    text_ = text;
     auto err = parser.parse(text.data(), text.size(), false).get(e);
     if (err == simdjson::NUMBER_ERROR)
       return fail("invalid number (integers must be unsigned and fit in 64 bits)");
     if (err) return fail(fmt::format("invalid JSON: {}", simdjson::error_message(err)));
     if (!e.is_object()) return fail("a line must be a JSON object");
     if (Status st = have_header ? task(e) : header(e); !st) return fail(st.message());
+    if (!have_header) header_line_ = static_cast<u32>(line_);
     have_header = true;
   }
   if (!lines.error().empty())
@@ -90,6 +95,9 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
   u32 ccu_line = 0;
   if (Status st = finish_ccu_lines(t, ccu_, ccu_line); !st)
     return Error{fmt::format("{}:{}: {}", t.file, ccu_line, st.message())};
+  u32 aiv_line = 0;
+  if (Status st = aiv_io::finish_aiv_lines(t, header_line_, aiv_line); !st)
+    return Error{fmt::format("{}:{}: {}", t.file, aiv_line, st.message())};
   std::vector<u32> new_id;
   Status st = finalize_trace(t, &new_id);
   if (st) st = finish_findings(new_id);
@@ -109,8 +117,16 @@ Status JsonlParser::finish_findings(const std::vector<u32>& new_id) {
   std::vector<Finding> all;
   CC_TRY(resolve_carried_findings(out_.trace, carried_, all));
   std::vector<u32> stand_in;
-  for (const Finding& f : all)
+  for (const Finding& f : all) {
     if (f.code == 101 || f.code == 110 || f.code == 111) stand_in.insert(stand_in.end(), f.tasks.begin(), f.tasks.end());
+    // A carried 107 at an AIV_GRAPH record: its snapshot file could not be
+    // used, which the expansion must not report a second time.
+    if (f.code == 107 && f.tasks.size() == 1) {
+      const Task& k = out_.trace.tasks[f.tasks[0]];
+      if (k.type == TaskType::AIV_GRAPH && k.notify < out_.trace.aiv.records.size())
+        out_.trace.aiv.records[k.notify].carried = true;
+    }
+  }
   std::sort(stand_in.begin(), stand_in.end());
   for (Finding& f : out_.findings) {
     bool covered = f.code == 101 && f.tasks.size() == 1 &&
@@ -309,20 +325,24 @@ Status JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) 
 
 Status JsonlParser::task(element e) {
   JsonField rank, stream, type, link, dtype, reduce, notify, wait_rank, record_rank, tag, index_lost;
-  JsonField ccu, format;
+  JsonField ccu, format, aiv;
   // "rank", "stream" and "type" are required only once the line is known
   // to be a task (not a CCU data line, not a second header).
   CC_TRY(read_fields(e,
                      {{"rank", &rank}, {"stream", &stream}, {"type", &type}, {"link", &link}, {"tag", &tag},
                       {"dataType", &dtype}, {"reduceOp", &reduce}, {"notifyId", &notify},
                       {"waitRank", &wait_rank}, {"recordRank", &record_rank}, {"notifyIndexLost", &index_lost},
-                      {"ccu", &ccu}, {"format", &format}},
+                      {"ccu", &ccu}, {"aiv", &aiv}, {"format", &format}},
                      {"task"}));
   if (format.is_valid()) return Error{"a second trace header"};
   Trace& t = out_.trace;
   if (ccu.is_valid()) {
     if (version_ < 2) return Error{"CCU data lines need trace format version 2"};
     return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
+  }
+  if (aiv.is_valid()) {
+    if (version_ < 2) return Error{"AIV snapshot lines need trace format version 2"};
+    return aiv_io::parse_aiv_line(aiv, text_, as_object(e).size() == 1, t, static_cast<u32>(line_));
   }
   if (!rank.is_valid()) return Error{"task lacks \"rank\""};
   if (!stream.is_valid()) return Error{"task lacks \"stream\""};
@@ -352,16 +372,17 @@ Status JsonlParser::task(element e) {
   if (t.tasks.size() >= 0xfffffffeu) return Error{"too many tasks"};
   auto tt = parse_task_type(s);
   if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
+  if (s == "AIV_GRAPH" && version_ >= 2) tt = TaskType::AIV_GRAPH;
   if (!tt) {
     task.type = TaskType::UNKNOWN;
     if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);
     Finding f = make_finding(
         101, StageTag::GenGraph,
-        s == "CCU_GRAPH"
-            ? fmt::format("Task type CCU_GRAPH on line {} needs trace format version 2 (this file is version "
+        s == "CCU_GRAPH" || s == "AIV_GRAPH"
+            ? fmt::format("Task type {} on line {} needs trace format version 2 (this file is version "
                           "{}): the record cannot become a node.",
-                          line_, version_)
+                          s, line_, version_)
             : fmt::format("Unknown task type \"{}\": the record cannot become a node.",
                           s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
     f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
@@ -415,6 +436,9 @@ Status JsonlParser::task(element e) {
     }
     case TaskType::CCU_GRAPH:
       CC_TRY(parse_ccu_task(e, t, task));
+      break;
+    case TaskType::AIV_GRAPH:
+      CC_TRY(aiv_io::parse_aiv_task(e, t, task));
       break;
     case TaskType::UNKNOWN:
       break;

@@ -143,6 +143,35 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
   append_array(out, "line", sel.tasks, [&](std::string& o, u32 id) { num(o, t.tasks[id].line); });
   append_array(out, "partner", sel.tasks, [&](std::string& o, u32 id) { local_or_minus(o, g.partner[id]); });
   append_array(out, "desc", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(describe_task(t, id)); });
+  // AIV nodes (docs/AIV_MODE.md): their row under the launch (0: START, END
+  // and SyncAll rounds, which span the blocks; 1 + block·3 + pipe: a lane),
+  // the row's name and the node's name; -1 and "" for host tasks.
+  if (!t.aiv.launches.empty()) {
+    auto aiv_node = [&](u32 id) -> const AivNodeInfo* {
+      if (!(t.tasks[id].flags & kTaskAiv)) return nullptr;
+      const Stream& s = t.streams[g.stream_of[id]];
+      const AivLaunch* l = t.aiv.launch_at(s.rank, s.id);
+      return l && id - s.first_task < l->nodes.size() ? &l->nodes[id - s.first_task] : nullptr;
+    };
+    auto spans = [](const AivNodeInfo& n) {
+      return n.kind == AivNodeKind::Start || n.kind == AivNodeKind::End || n.kind == AivNodeKind::SyncAll;
+    };
+    append_array(out, "sub", sel.tasks, [&](std::string& o, u32 id) {
+      const AivNodeInfo* n = aiv_node(id);
+      if (!n) o += "-1";
+      else num(o, spans(*n) ? 0 : 1 + n->block_pos * kAivPipes + n->pipe);
+    });
+    append_array(out, "subName", sel.tasks, [&](std::string& o, u32 id) {
+      const AivNodeInfo* n = aiv_node(id);
+      const AivLaunch* l = n ? t.aiv.launch_at(t.tasks[id].rank, t.tasks[id].stream) : nullptr;
+      if (!n || !l) o += "\"\"";
+      else if (spans(*n)) o += json_quote(fmt::format("L{}", l->launch));
+      else o += json_quote(fmt::format("L{}.b{}.{}", l->launch, n->block, aiv_pipe_name(n->pipe)));
+    });
+    append_array(out, "name", sel.tasks, [&](std::string& o, u32 id) {
+      o += aiv_node(id) ? json_quote(task_position(t, id)) : "\"\"";
+    });
+  }
   out.back() = '}';
   out += ',';
   // Explicit edges between shown tasks, flattened (from, to, from, to, ...).
@@ -247,7 +276,12 @@ std::string html_report_data(const Trace& t, const TaskGraph& g, const CheckResu
   for (u32 i = 0; i < lanes.size(); ++i) lanes[i] = i;
   append_array(out, "lanes", lanes, [&](std::string& o, u32 i) {
     const Stream& s = t.streams[i];
-    fmt::format_to(std::back_inserter(o), "[{},{},{}]", s.rank, s.id, s.task_count);
+    // An AIV launch's stream also names the host stream that started it.
+    const AivLaunch* l = t.aiv.launch_at(s.rank, s.id);
+    if (l && l->placeholder < t.tasks.size())
+      fmt::format_to(std::back_inserter(o), "[{},{},{},{}]", s.rank, s.id, s.task_count, t.tasks[l->placeholder].stream);
+    else
+      fmt::format_to(std::back_inserter(o), "[{},{},{}]", s.rank, s.id, s.task_count);
   });
   append_tasks(out, t, g, sel);
   append_memory(out, t, sel);

@@ -22,16 +22,30 @@
   // ---- model -------------------------------------------------------------
   const laneOf = new Int32Array(N);          // task -> row in the timeline
   const rows = [];                           // row -> {lane, rank, stream, tasks[]}
-  const rowOfLane = new Map();               // lane (stream index) -> row
-  const hasTasks = new Uint8Array(D.lanes.length);
-  for (let i = 0; i < N; i++) hasTasks[T.lane[i]] = 1;
-  D.lanes.forEach(function (l, lane) {
-    if (!hasTasks[lane]) return;
-    rowOfLane.set(lane, rows.length);
-    rows.push({ lane: lane, rank: l[0], stream: l[1], tasks: [] });
-  });
+  // A row per stream; an AIV launch's nodes (their own stream) get a row per
+  // block and pipe (T.sub), shown under the host stream that started the
+  // launch (the fourth member of its lane).
+  const subOf = function (i) { return T.sub ? T.sub[i] : -1; };
+  const rowOfKey = new Map();                // "lane:sub" -> row
   for (let i = 0; i < N; i++) {
-    const r = rowOfLane.get(T.lane[i]);
+    const key = T.lane[i] + ':' + subOf(i);
+    if (rowOfKey.has(key)) continue;
+    const l = D.lanes[T.lane[i]];
+    rowOfKey.set(key, rows.length);
+    rows.push({ lane: T.lane[i], rank: l[0], stream: l.length > 3 ? l[3] : l[1], sub: subOf(i),
+                label: subOf(i) >= 0 ? T.subName[i] : '', tasks: [] });
+  }
+  const rowOrder = rows.map(function (r, k) { return k; });
+  rowOrder.sort(function (a, b) {
+    const x = rows[a], y = rows[b];
+    return x.rank - y.rank || x.stream - y.stream || (x.sub >= 0) - (y.sub >= 0) || x.lane - y.lane ||
+      x.sub - y.sub;
+  });
+  const sortedRows = rowOrder.map(function (k) { return rows[k]; });
+  rows.length = 0;
+  sortedRows.forEach(function (r, k) { rows.push(r); rowOfKey.set(r.lane + ':' + r.sub, k); });
+  for (let i = 0; i < N; i++) {
+    const r = rowOfKey.get(T.lane[i] + ':' + subOf(i));
     laneOf[i] = r;
     rows[r].tasks.push(i);
   }
@@ -39,7 +53,10 @@
   rows.forEach(function (r) { r.tasks.sort(function (a, b) { return T.col[a] - T.col[b]; }); });
   // The horizontal axis: execution order (T.col) or dependency depth (T.depth).
   let COL = T.col, nCols = 1, stopCol = D.executedCols;
-  const pos = function (i) { const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i]; };
+  const pos = function (i) {
+    if (T.name && T.name[i]) return T.name[i];
+    const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i];
+  };
   const where = function (line) { return line ? D.file + ':' + line : ''; };
   const isBlocked = new Uint8Array(N);
   D.blocked.forEach(function (i) { isBlocked[i] = 1; });
@@ -317,7 +334,8 @@
       g.fillStyle = first ? '#1f2933' : '#9aa5b1';
       g.fillText('rank ' + rows[r].rank, 8, y + LANE_H / 2);
       g.fillStyle = '#616e7c';
-      g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
+      if (rows[r].label) g.fillText(rows[r].label, 58, y + LANE_H / 2, GUTTER_TL - 60);
+      else g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
     }
   }
 
