@@ -8,24 +8,27 @@
 # Lowest first. Rooms on one line do not know each other.
 #   text, model            plain data and string helpers, no I/O
 #   graph                  task graph, stream chains, reachability
-#   ccu                    CCU microcode expansion (a stage of its own)
+#   ccu, msccl             CCU microcode expansion; MSCCL programs (folding,
+#                          the execution model) mapped onto traces; stages of
+#                          their own, called by the pipeline
 #   check                  the stages; they return findings, never print
 #   io                     readers only; export writes traces back
 #   report                 formats findings: text, JSON, HTML, DOT
 #   pipeline               load -> expand -> graph -> stages
 #   gen, mutate            reference schedules; faults and mutants
 #   cli                    main and the subcommands
-set(COLLCHECK_ROOMS text model graph ccu check io export report pipeline gen mutate cli)
+set(COLLCHECK_ROOMS text model graph ccu msccl check io export report pipeline gen mutate cli)
 
 set(COLLCHECK_ROOM_text "")
 set(COLLCHECK_ROOM_model "")
 set(COLLCHECK_ROOM_graph model)
 set(COLLCHECK_ROOM_ccu graph)
+set(COLLCHECK_ROOM_msccl model)
 set(COLLCHECK_ROOM_check graph)
 set(COLLCHECK_ROOM_io model text)
 set(COLLCHECK_ROOM_export io)
 set(COLLCHECK_ROOM_report check text)
-set(COLLCHECK_ROOM_pipeline io ccu check report)
+set(COLLCHECK_ROOM_pipeline io ccu msccl check report)
 set(COLLCHECK_ROOM_gen model)
 set(COLLCHECK_ROOM_mutate pipeline gen)
 set(COLLCHECK_ROOM_cli pipeline export mutate gen)

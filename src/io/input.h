@@ -3,12 +3,17 @@
 // another reader or the dispatcher (io/read.h).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "io/detect.h"
 #include "model/finding.h"
 #include "model/trace.h"
+
+namespace cc::msccl {
+struct Program;  // model/msccl_program.h
+}  // namespace cc::msccl
 
 namespace cc {
 
@@ -38,10 +43,16 @@ struct LoadedCase {
   std::string name;
   ReadTrace read;
   double read_ms = 0;  // this case's share of the time spent reading its file
+  // An MSCCL algorithm (io/msccl) is a program, not a record: its reader
+  // leaves it here with an empty trace, and the pipeline maps it into one
+  // case per call mode (pipeline/msccl.h) before anything else runs.
+  std::shared_ptr<const msccl::Program> msccl{};
   // Filled by the pipeline's expansion stage (pipeline/pipeline.h): its time
-  // and its "-v" lines (none without CCU missions).
+  // and its "-v" lines (none without CCU missions or an MSCCL program), and
+  // the name the time is reported under.
   double expand_ms = 0;
   std::vector<std::string> expand_stats{};
+  std::string expand_stage = "ccu";
 };
 
 // Whether `name` matches the glob `pattern` (*, ?, [...]): how --case

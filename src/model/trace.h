@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/ccu_data.h"
+#include "model/msccl_info.h"
 #include "model/op.h"
 #include "model/types.h"
 
@@ -132,6 +133,8 @@ struct Trace {
   std::vector<std::pair<u32, u32>> extra_edges;
   // CCU mode: expansion inputs and, once expanded, the origin of CCU nodes.
   CcuData ccu;
+  // MSCCL input: the steps the tasks come from (reports name them).
+  MscclInfo msccl;
   // Remarks an importer attaches to tasks (e.g. that a notify's peer was
   // inferred from an id only one rank uses); run_checks adds each to every
   // finding that names its task.

@@ -7,6 +7,7 @@
 
 #include "ccu/machine.h"
 #include "io/read.h"
+#include "pipeline/msccl.h"
 
 namespace cc {
 
@@ -38,7 +39,12 @@ void expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) 
 Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOptions& input,
                                           const ExpandOptions& expand) {
   Result<std::vector<LoadedCase>> cases = read_file(path, input);
-  if (cases) expand_cases(cases.value(), expand);
+  if (!cases) return cases;
+  if (std::any_of(cases->begin(), cases->end(), [](const LoadedCase& c) { return c.msccl != nullptr; })) {
+    cases = map_msccl_cases(std::move(cases.value()), input.case_glob, expand.msccl);
+    if (!cases) return cases;
+  }
+  expand_cases(cases.value(), expand);
   return cases;
 }
 
@@ -54,7 +60,7 @@ CheckedCase check_case(LoadedCase&& c, const CheckOptions& options) {
   r.read_ms = c.read_ms;
   if (!c.expand_stats.empty()) {  // the expansion's time was counted as reading
     r.read_ms = std::max(0.0, r.read_ms - c.expand_ms);
-    r.times.insert(r.times.begin(), {"ccu", c.expand_ms});
+    r.times.insert(r.times.begin(), {c.expand_stage, c.expand_ms});
     r.stats.insert(r.stats.begin(), c.expand_stats.begin(), c.expand_stats.end());
   }
   return out;
