@@ -29,7 +29,7 @@ set(COLLCHECK_ROOM_io model text)
 set(COLLCHECK_ROOM_export io)
 set(COLLCHECK_ROOM_report check text)
 set(COLLCHECK_ROOM_pipeline io ccu msccl check report)
-set(COLLCHECK_ROOM_gen model)
+set(COLLCHECK_ROOM_gen model msccl)
 set(COLLCHECK_ROOM_mutate pipeline gen)
 set(COLLCHECK_ROOM_cli pipeline export mutate gen)
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/msccl_tools.h"
 #include "gen/registry.h"
 #include "export/jsonl.h"
 
@@ -15,7 +16,7 @@ namespace cc {
 namespace {
 
 struct GenArgs {
-  std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output;
+  std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output, format;
   gen::GenParams p;
   bool list = false;
 };
@@ -60,6 +61,9 @@ std::string parse_matrix(const std::string& text, std::vector<u64>& out) {
 }
 
 int run_gen(GenArgs& a) {
+  if (a.format == "msccl") return run_gen_msccl(a.algo, a.op_type, a.p.ranks, a.output, a.list);
+  if (!a.format.empty() && a.format != "jsonl")
+    return print_error(fmt::format("unknown --format \"{}\" (jsonl, msccl)", a.format)), 2;
   if (a.list) {
     std::string s = list_text();
     std::fwrite(s.data(), 1, s.size(), stdout);
@@ -124,6 +128,9 @@ CommandRun add_gen_command(CLI::App& app) {
   c->add_option("--send-counts", a->send_counts,
                 "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
   c->add_option("-o,--output", a->output, "output file (default: standard output)");
+  c->add_option("--format", a->format,
+                "jsonl (a collcheck trace, default) or msccl (an MSCCL XML algorithm: ring or all-pairs AllReduce, "
+                "AllGather, AllToAll)");
   return [a] { return run_gen(*a); };
 }
 

@@ -159,6 +159,11 @@ class Reader {
       at.name = reinterpret_cast<const char*>(a[0]);
       if (a[1]) at.name = std::string(reinterpret_cast<const char*>(a[1])) + ":" + at.name;
       at.value.assign(reinterpret_cast<const char*>(a[3]), reinterpret_cast<const char*>(a[4]));
+      // Without entity substitution, libxml2 hands over every '&' of a value
+      // (from &amp; or a character reference) as "&#38;".
+      for (std::size_t at_amp = at.value.find("&#38;"); at_amp != std::string::npos;
+           at_amp = at.value.find("&#38;", at_amp + 1))
+        at.value.replace(at_amp, 5, "&");
       r->attrs_.push_back(std::move(at));
     }
     r->element(name);
