@@ -41,6 +41,16 @@ class Mapper {
     index_transmissions();
     dependency_edges();
     fifo_edges();
+    // Grown once: a trace of tens of thousands of tasks is otherwise mostly
+    // reallocation.
+    std::size_t edges = 0;
+    for (const std::vector<Edge>& w : waits_) edges += w.size();
+    b.trace().tasks.reserve(2 * steps_.size() + 2 * edges + 4 * p_.gpus.size());
+    b.trace().groups.reserve(2 * steps_.size());
+    b.trace().slices.reserve(4 * steps_.size());
+    task_step_.reserve(b.trace().tasks.capacity());
+    task_peer_.reserve(b.trace().tasks.capacity());
+    task_role_.reserve(b.trace().tasks.capacity());
     for (u32 g = 0; g < p_.gpus.size(); ++g) emit_rank(g);
 
     std::vector<u32> ids;
