@@ -225,7 +225,7 @@ bool is_allpairs(std::string_view a) { return a == "all-pairs" || a == "allpairs
 const std::vector<MscclAlgorithm>& msccl_algorithms() {
   static const std::vector<MscclAlgorithm> all = {
       {"ring", {OpType::AllReduce, OpType::AllGather, OpType::AllToAll},
-       "one thread block per rank sends to r+1 and receives from r-1 (AllGather: msccl.md example 1)"},
+       "one thread block per rank sends to r+1 and receives from r-1 (AllGather: TB 0 copies, TB 1 forwards)"},
       {"all-pairs", {OpType::AllReduce, OpType::AllGather, OpType::AllToAll},
        "thread block j sends to r+j and receives from r-j; TB 0 copies and reduces"},
   };

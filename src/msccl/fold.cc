@@ -29,9 +29,9 @@ FoldedTb fold_tb(const Tb& tb, u32 gpu_index, u32 tb_index, std::vector<Diag>& d
         nodep_warned = true;
         diags.push_back(make_warning(
             "MSCCL-W-NOP-NODEP", StageTag::GenGraph,
-            fmt::format("tb {} step s={}: a nop without a dependency does nothing; the runtime drops it, so the "
-                        "hidden step counter no longer matches s from here on.",
-                        tb.id, st.s),
+            fmt::format("{}/{}/{} (line {}): a nop without a dependency does nothing; the runtime drops it, so "
+                        "the hidden step counter of tb {} no longer matches s from here on.",
+                        gpu_index, tb.id, st.s, st.line, tb.id),
             at(i)));
       }
       pending_steps.push_back(i);
@@ -63,10 +63,10 @@ FoldedTb fold_tb(const Tb& tb, u32 gpu_index, u32 tb_index, std::vector<Diag>& d
       out.deps.insert(out.deps.end(), pending.begin(), pending.end());
       if (!pending.empty() && st.depid < 0) {
         Diag d = make_diag(101, StageTag::GenGraph,
-                           fmt::format("tb {} step s={} ({}): the nops before it carry dependencies but the step "
+                           fmt::format("{}/{}/{} ({}, line {}): the nops before it carry dependencies but the step "
                                        "itself has none; the runtime refuses such a file (a nop chain must end "
                                        "with a step that has a dependency).",
-                                       tb.id, st.s, name(st.type)),
+                                       gpu_index, tb.id, st.s, name(st.type), st.line),
                            at(i));
         d.details.push_back(fmt::format("First nop of the chain: step s={} (line {})", tb.steps[pending.front().step].s,
                                         tb.steps[pending.front().step].line));
@@ -74,8 +74,9 @@ FoldedTb fold_tb(const Tb& tb, u32 gpu_index, u32 tb_index, std::vector<Diag>& d
       }
       if (st.type == StepType::Unknown)
         diags.push_back(make_diag(101, StageTag::GenGraph,
-                                  fmt::format("tb {} step s={}: unknown step type \"{}\"; it cannot become a node.",
-                                              tb.id, st.s, st.type_name),
+                                  fmt::format("{}/{}/{} (line {}): unknown step type \"{}\"; it cannot become a "
+                                              "node.",
+                                              gpu_index, tb.id, st.s, st.line, st.type_name),
                                   at(i)));
       out.tx.push_back(std::move(t));
       u32 index = static_cast<u32>(out.tx.size() - 1);
@@ -105,9 +106,10 @@ FoldedTb fold_tb(const Tb& tb, u32 gpu_index, u32 tb_index, std::vector<Diag>& d
     u32 n = static_cast<u32>(pending_steps.size());
     diags.push_back(make_warning(
         "MSCCL-W-NOP-TRAILING", StageTag::GenGraph,
-        fmt::format("tb {}: {} nop{} at its end (from step s={}) carr{} dependencies no step takes; the runtime "
-                    "drops {}.",
-                    tb.id, n, n == 1 ? "" : "s", tb.steps[first].s, n == 1 ? "ies" : "y", n == 1 ? "it" : "them"),
+        fmt::format("{}/{}/{} (line {}): {} nop{} at the end of tb {} carr{} dependencies no step takes; the "
+                    "runtime drops {}.",
+                    gpu_index, tb.id, tb.steps[first].s, tb.steps[first].line, n, n == 1 ? "" : "s", tb.id,
+                    n == 1 ? "ies" : "y", n == 1 ? "it" : "them"),
         at(first)));
   }
 
@@ -123,9 +125,9 @@ FoldedTb fold_tb(const Tb& tb, u32 gpu_index, u32 tb_index, std::vector<Diag>& d
       step_warned = true;
       diags.push_back(make_warning(
           "MSCCL-W-STEP-NUMBER", StageTag::GenGraph,
-          fmt::format("tb {} step s={} ({}, line {}) is at level {} of the runtime's hidden step counter; "
-                      "dependencies on this TB refer to the counter, not to s.",
-                      tb.id, last.s, name(last.type), last.line, v),
+          fmt::format("{}/{}/{} ({}, line {}) is at level {} of the runtime's hidden step counter of tb {}; "
+                      "dependencies on this thread block refer to the counter, not to s.",
+                      gpu_index, tb.id, last.s, name(last.type), last.line, v, tb.id),
           {{gpu_index, tb_index, t.last_step}}));
     }
     ++v;
