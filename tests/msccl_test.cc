@@ -390,6 +390,36 @@ TEST(MscclMapping, EveryModeIsACase) {
   EXPECT_FALSE(none.ok());
 }
 
+// Each connection is a FIFO buffer type of the trace, of which a trace names
+// at most 65 535: a file of more than 60 000 connections is refused (exit 2)
+// rather than mapped wrongly. 60 GPUs of 1 001 thread blocks, each sending
+// one chunk to the next GPU on a channel of its own: 60 060 connections.
+TEST(MscclMapping, TooManyConnectionsAreRefused) {
+  msccl::Program p;
+  p.file = "many.xml";
+  p.ngpus = 60;
+  p.nchunksperloop = 60;
+  p.nchannels = 1001;
+  p.coll = msccl::Coll::AllGather;
+  for (msccl::i32 g = 0; g < p.ngpus; ++g) {
+    msccl::Gpu gpu;
+    gpu.id = g;
+    gpu.i_chunks = 1, gpu.o_chunks = 60;
+    for (msccl::i32 t = 0; t < 1001; ++t) {
+      msccl::Tb tb;
+      tb.id = t, tb.send = (g + 1) % p.ngpus, tb.chan = t;
+      msccl::Step st;
+      st.type = msccl::StepType::S, st.type_name = "s", st.srcbuf = msccl::Buf::I, st.srcoff = 0, st.cnt = 1;
+      tb.steps.push_back(st);
+      gpu.tbs.push_back(std::move(tb));
+    }
+    p.gpus.push_back(std::move(gpu));
+  }
+  Result<std::vector<MscclCase>> c = msccl::map_program(p, {});
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("60060 connections"), std::string::npos) << c.error().message;
+}
+
 TEST(MscclMapping, OptionsAreValidated) {
   msccl::Options o;
   o.chunk_bytes = 100;

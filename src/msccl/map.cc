@@ -15,6 +15,8 @@ namespace cc::msccl {
 
 namespace {
 
+constexpr std::size_t kMaxConnections = 60000;
+
 // A RECORD or WAIT a transmission gets: its notify id, the rank on the other
 // end and the step there.
 struct Edge {
@@ -35,6 +37,11 @@ class Mapper {
     if (!c) return Error{fmt::format("{}: the chunk size overflows 64 bits", p_.file)};
     C_ = *c;
     if (std::string err = sizes(); !err.empty()) return Error{err};
+    // Each connection is a buffer type of its own (FIFO_A_B_c), and a trace
+    // names at most 2^16-1 buffer types.
+    if (a_.conns.size() > kMaxConnections)
+      return Error{fmt::format("{}: {} connections; collcheck maps each to a buffer of its own and takes at most {}",
+                               p_.file, a_.conns.size(), kMaxConnections)};
     TraceBuilder b(make_op(), p_.name);
     b_ = &b;
     declare_buffers();
