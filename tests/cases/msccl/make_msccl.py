@@ -511,8 +511,94 @@ def unusable():
     bad("bad_tb_count.xml", many.xml(), "more than 1024 thread blocks")
 
 
+# ---------------------------------------------------------------- every collective's required output
+
+def collectives():
+    """One correct 3-GPU file for each collective the examples do not cover
+    (the required OUTPUT differs per coll), and the rooted ones checked
+    against another root than the one they were written for."""
+    n = 3
+
+    def peers(r):
+        return [q for q in range(n) if q != r]
+
+    # reducescatter: o_r[0] = sum of i_q[r]; each rank sends i[q] to q and
+    # adds what it receives in one fused re chain after its own chunk.
+    a = Algo("reducescatter_3", "reducescatter", n, n)
+    for r in range(n):
+        g = a.gpu(r, n, 1, 2)
+        t0 = g.tb(0)
+        for k, q in enumerate(peers(r)):
+            g.tb(k + 1, q, q).send_("i", q, remote=("s", peers(q).index(r))).recv_("s", k, remote=("i", r), hasdep=1)
+        t0.step("cpy", "i", r, "o", 0)
+        t0.step("nop", depid=1, deps=1)
+        t0.step("re", "s", 0, "o", 0, depid=2, deps=1)
+        t0.step("re", "s", 1, "o", 0)
+    write("coll_reducescatter_3.xml", a.xml(), "exit=0 codes= warnings=")
+
+    # broadcast from rank 0: o_r = i_0 (2 chunks).
+    def broadcast(name):
+        a = Algo(name, "broadcast", n, 2)
+        for r in range(n):
+            g = a.gpu(r, 2, 2)
+            if r == 0:
+                g.tb(0).step("cpy", "i", 0, "o", 0, cnt=2)
+                for k, q in enumerate(peers(r)):
+                    g.tb(k + 1, q, -1).send_("i", 0, cnt=2, remote=("o", 0))
+            else:
+                g.tb(0, -1, 0).recv_("o", 0, cnt=2, remote=("i", 0))
+        return a
+    write("coll_broadcast_3.xml", broadcast("broadcast_3").xml(), "exit=0 codes= warnings=")
+    write("coll_broadcast_3_root1.xml", broadcast("broadcast_3_root1").xml(),
+          "exit=1 codes=404,406 warnings= args=--msccl-root 1")
+
+    # reduce to rank 0: o_0[0] = sum of i_q[0].
+    def reduce(name):
+        a = Algo(name, "reduce", n, 1)
+        for r in range(n):
+            if r == 0:
+                g = a.gpu(r, 1, 1, 2)
+                t0 = g.tb(0)
+                for k, q in enumerate(peers(r)):
+                    g.tb(k + 1, -1, q).recv_("s", k, remote=("i", 0), hasdep=1)
+                t0.step("cpy", "i", 0, "o", 0)
+                t0.step("nop", depid=1, deps=0)
+                t0.step("re", "s", 0, "o", 0, depid=2, deps=0)
+                t0.step("re", "s", 1, "o", 0)
+            else:
+                a.gpu(r, 1, 1).tb(0, 0, -1).send_("i", 0, remote=("s", r - 1))
+        return a
+    write("coll_reduce_3.xml", reduce("reduce_3").xml(), "exit=0 codes= warnings=")
+    write("coll_reduce_3_root2.xml", reduce("reduce_3_root2").xml(), "exit=1 codes=406 warnings= args=--msccl-root 2")
+
+    # gather to rank 0: o_0[q] = i_q[0].
+    a = Algo("gather_3", "gather", n, n)
+    for r in range(n):
+        g = a.gpu(r, 1, n)
+        if r == 0:
+            g.tb(0).step("cpy", "i", 0, "o", 0)
+            for k, q in enumerate(peers(r)):
+                g.tb(k + 1, -1, q).recv_("o", q, remote=("i", 0))
+        else:
+            g.tb(0, 0, -1).send_("i", 0, remote=("o", r))
+    write("coll_gather_3.xml", a.xml(), "exit=0 codes= warnings=")
+
+    # scatter from rank 0: o_r[0] = i_0[r].
+    a = Algo("scatter_3", "scatter", n, n)
+    for r in range(n):
+        g = a.gpu(r, n, 1)
+        if r == 0:
+            g.tb(0).step("cpy", "i", 0, "o", 0)
+            for k, q in enumerate(peers(r)):
+                g.tb(k + 1, q, -1).send_("i", q, remote=("o", 0))
+        else:
+            g.tb(0, -1, 0).recv_("o", 0, remote=("i", r))
+    write("coll_scatter_3.xml", a.xml(), "exit=0 codes= warnings=")
+
+
 if __name__ == "__main__":
     examples()
     findings()
     warnings()
     unusable()
+    collectives()
