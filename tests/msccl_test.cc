@@ -468,6 +468,27 @@ TEST(MscclCli, StatsCountStepsByType) {
       << r.out;
 }
 
+// DOT draws each thread block as a lane named after its peers and each send
+// -> receive pair as a solid message arrow; dependencies and the kernel's
+// start and end stay dashed RECORD -> WAIT arrows.
+TEST(MscclCli, DotDrawsThreadBlocksAsLanesAndMessagesAsArrows) {
+  RunResult r = run_collcheck("dot " + source_dir() + "/tests/cases/msccl/ex1_ring_allgather_4.xml");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_NE(r.out.find("label=\"tb 1 \u2192" "1 \u2190" "3\";"), std::string::npos) << r.out;  // rank 0
+  EXPECT_NE(r.out.find("label=\"tb 1 \u2192" "0 \u2190" "2\";"), std::string::npos);            // rank 3
+  EXPECT_EQ(count("label=\"tb 0\";"), 4u);
+  EXPECT_EQ(count("label=\"stream "), 0u);
+  // 3 sends per rank on 4 ranks; one dependency per rank, and thread block
+  // 0 starts and ends thread block 1 of each rank.
+  EXPECT_EQ(count("tooltip=\"message\""), 12u);
+  EXPECT_EQ(count("style=dashed, color=\"#1565c0\""), 4u * 3);
+}
+
 // Converting a golden case and checking the trace gives the same codes and
 // named warnings, case by case.
 TEST(MscclCli, ConvertedTracesGiveTheSameFindings) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "model/describe.h"
 
 namespace cc {
@@ -66,6 +68,23 @@ std::optional<std::string> msccl_description(const Trace& t, u32 task) {
       break;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> msccl_lane(const Trace& t, u32 rank, u32 stream) {
+  const std::vector<MscclTbInfo>& tbs = t.msccl.tbs;
+  auto it = std::lower_bound(tbs.begin(), tbs.end(), std::pair{rank, stream}, [](const MscclTbInfo& x, auto key) {
+    return std::pair{x.gpu, x.tb} < key;
+  });
+  if (it == tbs.end() || it->gpu != rank || it->tb != stream) return std::nullopt;
+  std::string s = fmt::format("tb {}", it->tb);
+  if (it->send >= 0) s += fmt::format(" \u2192{}", it->send);
+  if (it->recv >= 0) s += fmt::format(" \u2190{}", it->recv);
+  if (it->chan != 0 && (it->send >= 0 || it->recv >= 0)) s += fmt::format(" ch{}", it->chan);
+  return s;
+}
+
+bool msccl_message_post(const Trace& t, u32 task) {
+  return t.msccl.has(task) && t.msccl.task_role[task] == MscclRole::PushPost;
 }
 
 }  // namespace cc

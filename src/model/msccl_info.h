@@ -33,6 +33,13 @@ struct MscclStepInfo {
   std::string text;     // "cpy i[0] -> o[1]"
 };
 
+// A thread block: one stream of the trace (stream id = tb id), and the
+// peers its lane is labelled with in DOT and HTML.
+struct MscclTbInfo {
+  u32 gpu = 0, tb = 0;
+  std::int32_t send = -1, recv = -1, chan = 0;
+};
+
 struct MscclInfo {
   // Steps (transmissions after folding) by index.
   std::vector<MscclStepInfo> steps;
@@ -41,6 +48,8 @@ struct MscclInfo {
   std::vector<u32> task_step;
   std::vector<u32> task_peer_step;
   std::vector<MscclRole> task_role;
+  // Thread blocks sorted by (gpu, tb).
+  std::vector<MscclTbInfo> tbs;
   // `collcheck stats`: steps by type as written (nops included).
   std::vector<std::pair<std::string, u64>> step_counts;
   std::string mode;  // "inplace" / "outofplace"

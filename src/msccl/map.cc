@@ -76,6 +76,11 @@ class Mapper {
       info.task_peer_step[ids[i]] = task_peer_[i];
       info.task_role[ids[i]] = task_role_[i];
     }
+    for (const Gpu& g : p_.gpus)
+      for (const Tb& tb : g.tbs)
+        info.tbs.push_back({static_cast<u32>(g.id), static_cast<u32>(tb.id), tb.send, tb.recv, tb.chan});
+    std::sort(info.tbs.begin(), info.tbs.end(),
+              [](const MscclTbInfo& x, const MscclTbInfo& y) { return std::pair{x.gpu, x.tb} < std::pair{y.gpu, y.tb}; });
     info.step_counts = step_counts();
     info.mode = out.mode;
     info.chunk_bytes = C_;

@@ -8,6 +8,7 @@
 
 #include "graph/neighbourhood.h"
 #include "model/describe.h"
+#include "model/msccl_describe.h"
 
 namespace cc {
 
@@ -131,9 +132,11 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
                          s.rank, s.rank);
       open_rank = s.rank;
     }
-    out += fmt::format("    subgraph cluster_r{}_s{} {{\n      label=\"stream {}\"; style=\"dashed,rounded\"; "
+    // An MSCCL thread block is a lane named after it and its peers.
+    std::string lane = msccl_lane(t, s.rank, s.id).value_or(fmt::format("stream {}", s.id));
+    out += fmt::format("    subgraph cluster_r{}_s{} {{\n      label=\"{}\"; style=\"dashed,rounded\"; "
                        "color=\"#bcccdc\"; fontname=\"Helvetica\"; fontsize=10;\n",
-                       s.rank, s.id, s.id);
+                       s.rank, s.id, dot_escape(lane));
     for (u32 id = s.first_task; id < end; ++id) {
       if (!shown(id)) continue;
       const Task& k = t.tasks[id];
@@ -164,8 +167,12 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     if (!shown(id)) continue;
     u32 p = g.partner[id];
+    // An MSCCL send -> receive is a message, drawn solid; other pairs
+    // (dependencies, notifies) dashed.
     if (p != kNone && t.tasks[id].type == TaskType::RECORD && shown(p))
-      out += fmt::format("  t{} -> t{} [style=dashed, color=\"#1565c0\", penwidth=1.3];\n", id, p);
+      out += msccl_message_post(t, id)
+                 ? fmt::format("  t{} -> t{} [color=\"#2e7d32\", penwidth=1.6, tooltip=\"message\"];\n", id, p)
+                 : fmt::format("  t{} -> t{} [style=dashed, color=\"#1565c0\", penwidth=1.3];\n", id, p);
     if (g.has_explicit_edges())
       for (u32 e = g.out_begin[id]; e < g.out_begin[id + 1]; ++e)
         if (shown(g.out_to[e]))

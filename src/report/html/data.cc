@@ -10,6 +10,7 @@
 #include "text/json.h"
 #include "report/text.h"
 #include "model/describe.h"
+#include "model/msccl_describe.h"
 
 namespace cc {
 
@@ -143,6 +144,12 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
   append_array(out, "line", sel.tasks, [&](std::string& o, u32 id) { num(o, t.tasks[id].line); });
   append_array(out, "partner", sel.tasks, [&](std::string& o, u32 id) { local_or_minus(o, g.partner[id]); });
   append_array(out, "desc", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(describe_task(t, id)); });
+  if (t.msccl.present()) {
+    // MSCCL: tasks are named after their steps (gpu/tb/s), and the RECORDs
+    // that hand a message to its receive are drawn as message arrows.
+    append_array(out, "pos", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(task_position(t, id)); });
+    append_array(out, "msg", sel.tasks, [&](std::string& o, u32 id) { o += msccl_message_post(t, id) ? '1' : '0'; });
+  }
   out.back() = '}';
   out += ',';
   // Explicit edges between shown tasks, flattened (from, to, from, to, ...).
@@ -247,7 +254,9 @@ std::string html_report_data(const Trace& t, const TaskGraph& g, const CheckResu
   for (u32 i = 0; i < lanes.size(); ++i) lanes[i] = i;
   append_array(out, "lanes", lanes, [&](std::string& o, u32 i) {
     const Stream& s = t.streams[i];
-    fmt::format_to(std::back_inserter(o), "[{},{},{}]", s.rank, s.id, s.task_count);
+    fmt::format_to(std::back_inserter(o), "[{},{},{}", s.rank, s.id, s.task_count);
+    if (auto lane = msccl_lane(t, s.rank, s.id)) o += "," + json_quote(*lane);  // an MSCCL thread block
+    o += ']';
   });
   append_tasks(out, t, g, sel);
   append_memory(out, t, sel);

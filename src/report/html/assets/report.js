@@ -28,7 +28,7 @@
   D.lanes.forEach(function (l, lane) {
     if (!hasTasks[lane]) return;
     rowOfLane.set(lane, rows.length);
-    rows.push({ lane: lane, rank: l[0], stream: l[1], tasks: [] });
+    rows.push({ lane: lane, rank: l[0], stream: l[1], name: l[3], tasks: [] });
   });
   for (let i = 0; i < N; i++) {
     const r = rowOfLane.get(T.lane[i]);
@@ -39,12 +39,18 @@
   rows.forEach(function (r) { r.tasks.sort(function (a, b) { return T.col[a] - T.col[b]; }); });
   // The horizontal axis: execution order (T.col) or dependency depth (T.depth).
   let COL = T.col, nCols = 1, stopCol = D.executedCols;
-  const pos = function (i) { const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i]; };
+  // MSCCL tasks come with their step's position (gpu/tb/s).
+  const pos = function (i) {
+    if (T.pos) return T.pos[i];
+    const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i];
+  };
   const where = function (line) { return line ? D.file + ':' + line : ''; };
   const isBlocked = new Uint8Array(N);
   D.blocked.forEach(function (i) { isBlocked[i] = 1; });
-  const syncPairs = [];
-  for (let i = 0; i < N; i++) if (T.type[i] === 'RECORD' && T.partner[i] >= 0) syncPairs.push([i, T.partner[i]]);
+  const laneWord = T.pos ? 'a lane per thread block' : 'a lane per stream';
+  const syncPairs = [];  // [RECORD, WAIT, is an MSCCL message]
+  for (let i = 0; i < N; i++)
+    if (T.type[i] === 'RECORD' && T.partner[i] >= 0) syncPairs.push([i, T.partner[i], T.msg && T.msg[i] === 1]);
 
   // Tasks in any finding (2 = in an error, 1 = only in warnings), and the
   // findings each task is in.
@@ -161,6 +167,7 @@
   const SHORT = { TRANS_MEM: 'TM', BATCH_TRANS_MEM: 'BTM', REDUCE: 'RD', BATCH_REDUCE: 'BRD',
                   RECORD: 'R', WAIT: 'W', UNKNOWN: '?' };
   const C_ERR = '#c62828', C_WARN = '#ef6c00', C_SEL = '#0d47a1', C_SYNC = 'rgba(21,101,192,0.55)';
+  const C_MSG = 'rgba(46,125,50,0.8)';  // MSCCL send -> receive
   const C_READ = '#3d7fd6', C_WRITE = '#e07b24';
   function legend(id, items) {
     items.forEach(function (it) {
@@ -176,7 +183,7 @@
   legend('tl-legend', [[FILL.TRANS_MEM, 'copy'], [FILL.REDUCE, 'reduce'], [FILL.RECORD, 'RECORD'],
     [FILL.WAIT, 'WAIT'], ['#eceff1', 'never executed', '1px dashed #78909c'],
     ['#fff', 'in an error', '2px solid ' + C_ERR], ['#fff', 'in a warning', '2px solid ' + C_WARN],
-    ['rgba(21,101,192,0.55)', 'RECORD \u2192 WAIT']]);
+    ['rgba(21,101,192,0.55)', 'RECORD \u2192 WAIT']].concat(T.msg ? [[C_MSG, 'send \u2192 receive']] : []));
   legend('mem-legend', [[C_READ, 'read'], [C_WRITE, 'write'], ['#b0bec5', 'never executed'],
     ['#fff', 'task in a finding', '2px solid ' + C_ERR], ['rgba(198,40,40,0.18)', 'bytes a finding names']]);
 
@@ -304,7 +311,7 @@
       ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
       ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4)); ctx.fill();
     };
-    syncPairs.forEach(function (p) { arrow(p[0], p[1], C_SYNC, []); });
+    syncPairs.forEach(function (p) { arrow(p[0], p[1], p[2] ? C_MSG : C_SYNC, []); });
     for (let j = 0; j < D.edges.length; j += 2) arrow(D.edges[j], D.edges[j + 1], 'rgba(106,27,154,0.55)', [2, 2]);
     // Lane labels.
     const g = sizeCanvas(tl.gutter, GUTTER_TL, tl.vh);
@@ -317,7 +324,7 @@
       g.fillStyle = first ? '#1f2933' : '#9aa5b1';
       g.fillText('rank ' + rows[r].rank, 8, y + LANE_H / 2);
       g.fillStyle = '#616e7c';
-      g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
+      g.fillText(rows[r].name || 's' + rows[r].stream, 74, y + LANE_H / 2, GUTTER_TL - 78);
     }
   }
 
@@ -449,8 +456,8 @@
   axis.addEventListener('change', function () {
     setAxis(axis.value);
     $('axis-hint').textContent = axis.value === 'depth'
-      ? 'a lane per stream \u00b7 column = longest path from START (one column may run together) \u2192'
-      : 'a lane per stream \u00b7 one column per step of the simulated execution \u2192';
+      ? laneWord + ' \u00b7 column = longest path from START (one column may run together) \u2192'
+      : laneWord + ' \u00b7 one column per step of the simulated execution \u2192';
     layout();
     if (S.hl.size) reveal(Array.from(S.hl), S.active >= 0 ? D.findings[S.active].ranges : []);
     else if (S.selected >= 0) reveal([S.selected], []);
