@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "mutate/mutants.h"
 #include "pipeline/msccl.h"
 #include "msccl/writer.h"
@@ -13,32 +11,17 @@ namespace cc::mutate {
 MscclLabel label_msccl_mutant(const std::string& xml, MscclFault k, const msccl::Options& options,
                               const CheckOptions& check) {
   const MscclFaultInfo& f = msccl_fault_info(k);
-  MscclLabel l;
   Result<std::vector<MscclCase>> cases = read_msccl_string(xml, "mutant.xml", options);
   if (!cases) {
     // A mutant the reader refuses would be a bug of the mutation.
+    MscclLabel l;
     l.pass = false;
     l.text = "FAIL (unreadable: " + cases.error().message + ")";
     return l;
   }
-  for (MscclCase& c : cases.value()) {
-    CheckResult r = run_checks(c.trace, std::move(c.findings), check);
-    l.pass &= r.pass;
-    for (const auto& [key, n] : r.totals)
-      if (std::get<0>(key) == Severity::Error && n) l.codes.push_back(std::get<1>(key));
-  }
-  std::sort(l.codes.begin(), l.codes.end());
-  l.codes.erase(std::unique(l.codes.begin(), l.codes.end()), l.codes.end());
-  for (u16 c : l.codes)
-    if (std::find(f.codes.begin(), f.codes.end(), c) != f.codes.end()) l.caught = true;
-  if (l.pass) {
-    l.text = fmt::format("PASS (equivalent: {})", f.equivalent);
-  } else {
-    l.text = "FAIL";
-    for (std::size_t i = 0; i < l.codes.size(); ++i) l.text += fmt::format("{}{}", i ? "," : " ", l.codes[i]);
-    if (!l.caught) l.text += " (none of the kind's codes)";
-  }
-  return l;
+  std::vector<CheckResult> results;
+  for (MscclCase& c : cases.value()) results.push_back(run_checks(c.trace, std::move(c.findings), check));
+  return label_results(results, f.codes, f.equivalent);
 }
 
 Result<std::vector<MscclMutant>> make_msccl_mutants(const msccl::Program& p, MscclFault k, u64 seed, u32 count,

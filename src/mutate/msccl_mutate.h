@@ -6,18 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "mutate/mutants.h"
 #include "pipeline/stages.h"
 #include "msccl/options.h"
 #include "mutate/msccl_faults.h"
 
 namespace cc::mutate {
 
-struct MscclLabel {
-  bool pass = true;        // no error in any mode: an equivalent mutant
-  bool caught = false;     // FAIL with one of the kind's codes
-  std::vector<u16> codes;  // error codes of all modes, sorted, unique
-  std::string text;        // "FAIL 302" / "PASS (equivalent: ...)"
-};
+// The label of every mode together: PASS when no mode has an error.
+using MscclLabel = MutantLabel;
 
 struct MscclMutant {
   std::string xml;  // the mutant file; its <algo name> records the change and the label
