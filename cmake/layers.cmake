@@ -8,26 +8,29 @@
 # Lowest first. Rooms on one line do not know each other.
 #   text, model            plain data and string helpers, no I/O
 #   graph                  task graph, stream chains, reachability
-#   ccu, aiv               CCU microcode and AIV kernel expansion (stages of their own)
+#   ccu, aiv, msccl        CCU microcode and AIV kernel expansion; MSCCL programs
+#                          (folding, the execution model) mapped onto traces;
+#                          stages of their own, called by the pipeline
 #   check                  the stages; they return findings, never print
 #   io                     readers only; export writes traces back
 #   report                 formats findings: text, JSON, HTML, DOT
 #   pipeline               load -> expand -> graph -> stages
 #   gen, mutate            reference schedules; faults and mutants
 #   cli                    main and the subcommands
-set(COLLCHECK_ROOMS text model graph ccu aiv check io export report pipeline gen mutate cli)
+set(COLLCHECK_ROOMS text model graph ccu aiv msccl check io export report pipeline gen mutate cli)
 
 set(COLLCHECK_ROOM_text "")
 set(COLLCHECK_ROOM_model "")
 set(COLLCHECK_ROOM_graph model)
 set(COLLCHECK_ROOM_ccu graph)
 set(COLLCHECK_ROOM_aiv graph)
+set(COLLCHECK_ROOM_msccl model)
 set(COLLCHECK_ROOM_check graph)
 set(COLLCHECK_ROOM_io model text)
 set(COLLCHECK_ROOM_export io)
 set(COLLCHECK_ROOM_report check text)
-set(COLLCHECK_ROOM_pipeline io ccu aiv check report)
-set(COLLCHECK_ROOM_gen model)
+set(COLLCHECK_ROOM_pipeline io ccu aiv msccl check report)
+set(COLLCHECK_ROOM_gen model msccl)
 set(COLLCHECK_ROOM_mutate pipeline gen)
 set(COLLCHECK_ROOM_cli pipeline export mutate gen)
 

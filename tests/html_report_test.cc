@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "pipeline/msccl.h"
 #include "report/html/page.h"
 #include "test_util.h"
 
@@ -362,6 +363,47 @@ TEST(HtmlReportBrowser, AivReportLoadsAndHighlightsAivNodes) {
   EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-highlighted"), "0/0/0:L0.b0.MTE2[0],0/0/0:L0.b0.MTE3[0]");
+}
+
+// An MSCCL file: thread blocks are lanes named after their peers, tasks are
+// named by their steps (gpu/tb/s), sends -> receives are message arrows.
+TEST(HtmlReport, MscclThreadBlocksAsLanesAndMessages) {
+  Result<std::vector<MscclCase>> cases =
+      read_msccl_file(source_dir() + "/tests/cases/msccl/ex2_ring_allgather_4_missing_dep.xml", {});
+  ASSERT_TRUE(cases.ok()) << cases.error().message;
+  MscclCase& c = cases.value().front();
+  const Trace& t = c.trace;
+  CheckResult res = run_checks(t, std::move(c.findings), CheckOptions{});
+  std::string html = format_html_report(t, build_graph(t), res, HtmlOptions{});
+  Page p;
+  ASSERT_EQ(p.parser.parse(embedded_data(html)).get(p.data), simdjson::SUCCESS);
+  std::set<std::string> lanes;
+  for (auto l : p.data["lanes"].get_array()) lanes.insert(std::string(std::string_view(l.at(3))));
+  EXPECT_TRUE(lanes.count("tb 0"));
+  EXPECT_TRUE(lanes.count("tb 1 \u2192" "2 \u2190" "0")) << "rank 1's ring block";
+  std::set<std::string> pos;
+  for (auto x : p.data["tasks"]["pos"].get_array()) pos.insert(std::string(std::string_view(x)));
+  EXPECT_TRUE(pos.count("1/0/0") && pos.count("1/1/0") && pos.count("1/1/start"));
+  int messages = 0;
+  for (auto m : p.data["tasks"]["msg"].get_array()) messages += int64_t(m) == 1;
+  EXPECT_EQ(messages, 12);  // 3 sends on each of 4 ranks
+  // Not in a trace of HCCL's: the lanes keep three fields, no pos or msg.
+  Page q;
+  make_page(q, ring(3, 1, false), 1000);
+  EXPECT_EQ(q.data["lanes"].at(0).get_array().size(), 3u);
+  EXPECT_EQ(q.data["tasks"]["pos"].error(), simdjson::NO_SUCH_FIELD);
+
+  std::string browser = chromium();
+  if (browser.empty()) return;  // the page itself: in the browser tests' environment only
+  std::string file = temp_path("msccl.html");
+  {
+    std::ofstream f(file, std::ios::binary);
+    f << html;
+  }
+  std::string dom = dump_dom(browser, "file://" + file + "#finding=1", temp_path("chromium-profile-msccl"));
+  EXPECT_EQ(body_attr(dom, "data-ready"), "1");
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-highlighted"), "1/0/0,1/1/0") << "the 302's two steps, named gpu/tb/s";
 }
 
 }  // namespace

@@ -104,8 +104,8 @@ int run_check(const CheckArgs& a) {
     }
   }
   InputOptions load;
-  if (!load_options(a, load)) return 2;
   ExpandOptions expand;
+  if (!load_options(a, load, expand)) return 2;
   expand.ccu = a.ccu;
   Result<std::vector<std::string>> files = expand_inputs(a.inputs);
   if (!files) {

@@ -59,9 +59,12 @@ int run_convert(const ConvertArgs& a) {
     return 2;
   }
   InputOptions load;
-  if (!load_options(a, load)) return 2;
-  // Read, not expanded: the written trace keeps CCU records, not their expansion.
-  Result<std::vector<LoadedCase>> cases = read_file(a.input, load);
+  ExpandOptions expand;
+  if (!load_options(a, load, expand)) return 2;
+  // Not expanded: the written trace keeps CCU records, not their expansion
+  // (an MSCCL program is still mapped: its trace is what convert writes).
+  expand.enabled = false;
+  Result<std::vector<LoadedCase>> cases = load_file(a.input, load, expand);
   if (!cases) {
     print_error(cases.error().message);
     return 2;

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "gen/aiv.h"
+#include "cli/msccl_tools.h"
 #include "gen/registry.h"
 #include "export/jsonl.h"
 
@@ -16,7 +17,7 @@ namespace cc {
 namespace {
 
 struct GenArgs {
-  std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output;
+  std::string algo, dtype = "FP32", op_type, reduce_op = "SUM", mode = "opbase", send_counts, output, format;
   gen::GenParams p;
   u32 blocks = 4;
   bool list = false;
@@ -64,6 +65,9 @@ std::string parse_matrix(const std::string& text, std::vector<u64>& out) {
 }
 
 int run_gen(GenArgs& a) {
+  if (a.format == "msccl") return run_gen_msccl(a.algo, a.op_type, a.p.ranks, a.output, a.list);
+  if (!a.format.empty() && a.format != "jsonl")
+    return print_error(fmt::format("unknown --format \"{}\" (jsonl, msccl)", a.format)), 2;
   if (a.list) {
     std::string s = list_text();
     std::fwrite(s.data(), 1, s.size(), stdout);
@@ -141,6 +145,9 @@ CommandRun add_gen_command(CLI::App& app) {
                 "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
   c->add_option("--blocks", a->blocks, "AIV kernels: blocks (vector cores) per launch (default 4)");
   c->add_option("-o,--output", a->output, "output file (default: standard output)");
+  c->add_option("--format", a->format,
+                "jsonl (a collcheck trace, default) or msccl (an MSCCL XML algorithm: ring or all-pairs AllReduce, "
+                "AllGather, AllToAll)");
   return [a] { return run_gen(*a); };
 }
 

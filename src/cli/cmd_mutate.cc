@@ -6,8 +6,9 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "mutate/mutants.h"
+#include "cli/msccl_tools.h"
 #include "export/jsonl.h"
+#include "mutate/mutants.h"
 #include "pipeline/pipeline.h"
 
 namespace cc {
@@ -19,6 +20,7 @@ struct MutateArgs {
   u64 seed = 1;
   u32 count = 1;
   bool list = false;
+  MscclArgs msccl;
 };
 
 std::string list_text() {
@@ -48,13 +50,18 @@ std::string stem(const std::string& input, const std::string& case_name) {
 
 int run_mutate(const MutateArgs& a) {
   if (a.list) {
-    std::string s = list_text();
+    std::string s = list_text() + "\n" + msccl_mutate_list_text();
     std::fwrite(s.data(), 1, s.size(), stdout);
     return 0;
   }
   if (a.input.empty() || a.kind.empty()) {
     print_error("mutate: give INPUT and --kind (collcheck mutate --list)");
     return 2;
+  }
+  if (detect_format(a.input, false) == InputFormat::Msccl) {  // mutants as MSCCL XML
+    msccl::Options mo;
+    if (!msccl_options(a.msccl, mo)) return 2;
+    return run_mutate_msccl(a.input, a.kind, a.seed, a.count, a.output, mo);
   }
   std::vector<mutate::FaultKind> kinds;
   if (a.kind == "all") {
@@ -114,6 +121,7 @@ CommandRun add_mutate_command(CLI::App& app) {
   c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)");
   c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
   c->add_option("--case", a->case_glob, "for inputs with several operators: the one to mutate");
+  add_msccl_options(c, a->msccl);
   return [a] { return run_mutate(*a); };
 }
 

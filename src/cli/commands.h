@@ -3,8 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/msccl_options.h"
 #include "io/input.h"
 #include "model/result.h"
+#include "pipeline/pipeline.h"
 
 namespace cc {
 
@@ -23,16 +25,18 @@ CommandRun add_ccu_dis_command(CLI::App& app);
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);
 
-// How inputs are read (--format, --op, --case, the HCCL VM flags): shared
-// by `check` and `convert`.
+// How inputs are read (--format, --op, --case, the HCCL VM flags, the
+// --msccl-* options): shared by `check` and `convert`.
 struct InputArgs {
   std::string format, op, case_glob;
   bool keep_stream_ids = false, recorded_peers = false;
   std::string aiv_dir;
+  MscclArgs msccl;
 };
 void add_input_options(CLI::App* c, InputArgs& a);
-// False, after printing the error, for an unknown --format.
-bool load_options(const InputArgs& a, InputOptions& out);
+// False, after printing the error, for an unknown --format or an unusable
+// --msccl-* value. The MSCCL options go to `expand`, which maps programs.
+bool load_options(const InputArgs& a, InputOptions& out, ExpandOptions& expand);
 
 // The one input of a tool (stats, dot, ccu-dis), read and, when `expand`,
 // expanded: --format (a name, "" to detect) and --case select.

@@ -14,7 +14,7 @@ void print_error(const std::string& message) {
 }
 
 void add_input_options(CLI::App* c, InputArgs& a) {
-  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
+  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db, stlog or msccl (default: detect)");
   c->add_option("--op", a.op, "operator parameters (JSON or file) for inputs without them");
   c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
   c->add_flag("--keep-stream-ids", a.keep_stream_ids,
@@ -23,13 +23,14 @@ void add_input_options(CLI::App* c, InputArgs& a) {
               "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
   c->add_option("--aiv-dir", a.aiv_dir,
                 "HCCL VM database: the directory of the AIV snapshot files (default: the database's own)");
+  add_msccl_options(c, a.msccl);
 }
 
-bool load_options(const InputArgs& a, InputOptions& load) {
+bool load_options(const InputArgs& a, InputOptions& load, ExpandOptions& expand) {
   if (!a.format.empty()) {
     load.format = parse_format(a.format);
     if (load.format == InputFormat::Unknown) {
-      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog)", a.format));
+      print_error(fmt::format("unknown --format \"{}\" (jsonl, hcclvm-db, stlog, msccl)", a.format));
       return false;
     }
   }
@@ -38,7 +39,7 @@ bool load_options(const InputArgs& a, InputOptions& load) {
   load.keep_stream_ids = a.keep_stream_ids;
   load.recorded_peers = a.recorded_peers;
   load.aiv_dir = a.aiv_dir;
-  return true;
+  return msccl_options(a.msccl, expand.msccl);
 }
 
 Result<std::vector<LoadedCase>> load_tool_input(const std::string& input, const std::string& format,

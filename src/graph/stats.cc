@@ -64,6 +64,13 @@ std::string format_stats(const Trace& t, const TraceStats& s) {
                      s.streams - s.slave_streams - s.ccu_streams - s.aiv_streams, s.slave_streams,
                      s.ccu_streams ? fmt::format(", {} of CCU mission nodes", s.ccu_streams) : std::string(),
                      s.aiv_streams ? fmt::format(", {} of AIV launch nodes", s.aiv_streams) : std::string());
+  if (t.msccl.present()) {  // an MSCCL algorithm: its steps as written, by type
+    u64 n = 0;
+    std::string by;
+    for (const auto& [type, k] : t.msccl.step_counts) n += k, by += fmt::format(" {} {}", type, k);
+    out += fmt::format("msccl    : {} steps:{} ({}; chunk {} bytes = {} iterations of {})\n", n, by, t.msccl.mode,
+                       t.msccl.chunk_bytes, t.msccl.iterations, t.msccl.slice_bytes);
+  }
   out += fmt::format("tasks    : {}\n", s.tasks);
   for (const auto& [type, n] : s.tasks_by_type) out += fmt::format("  {:<16} {}\n", type, n);
   if (s.aiv_launches) {

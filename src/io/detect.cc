@@ -1,6 +1,7 @@
 #include "io/detect.h"
 
 #include "io/byte_source.h"
+#include "io/msccl/xml_reader.h"
 
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,7 @@ bool looks_like_stlog(std::string_view head) {
 InputFormat detect_format_text(std::string_view head, bool strict) {
   if (starts_with(head, std::string_view("SQLite format 3\0", 16))) return InputFormat::HcclVmDb;
   if (looks_like_trace(head, strict)) return InputFormat::Jsonl;
+  if (looks_like_msccl(head)) return InputFormat::Msccl;
   if (looks_like_stlog(head)) return InputFormat::StLog;
   return InputFormat::Unknown;
 }
@@ -73,6 +75,7 @@ std::string_view format_name(InputFormat f) {
     case InputFormat::Jsonl: return "jsonl";
     case InputFormat::HcclVmDb: return "hcclvm-db";
     case InputFormat::StLog: return "stlog";
+    case InputFormat::Msccl: return "msccl";
     case InputFormat::Unknown: return "unknown";
   }
   return "unknown";
@@ -82,6 +85,7 @@ InputFormat parse_format(std::string_view s) {
   if (s == "jsonl") return InputFormat::Jsonl;
   if (s == "hcclvm-db") return InputFormat::HcclVmDb;
   if (s == "stlog") return InputFormat::StLog;
+  if (s == "msccl") return InputFormat::Msccl;
   return InputFormat::Unknown;
 }
 

@@ -5,7 +5,7 @@
 
 namespace cc {
 
-enum class InputFormat { Unknown, Jsonl, HcclVmDb, StLog };
+enum class InputFormat { Unknown, Jsonl, HcclVmDb, StLog, Msccl };
 
 // Reads the start of `path`. Unknown when the content matches no format or
 // the file cannot be read. `strict` (for files found in a directory) asks a
@@ -16,7 +16,7 @@ InputFormat detect_format(const std::string& path, bool strict);
 // Same, from the first bytes of an input.
 InputFormat detect_format_text(std::string_view head, bool strict);
 
-// "jsonl", "hcclvm-db", "stlog"; parse returns Unknown on other names.
+// "jsonl", "hcclvm-db", "stlog", "msccl"; parse returns Unknown on other names.
 std::string_view format_name(InputFormat f);
 InputFormat parse_format(std::string_view s);
 

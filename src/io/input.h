@@ -3,6 +3,7 @@
 // another reader or the dispatcher (io/read.h).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,10 @@
 #include "io/detect.h"
 #include "model/finding.h"
 #include "model/trace.h"
+
+namespace cc::msccl {
+struct Program;  // model/msccl_program.h
+}  // namespace cc::msccl
 
 namespace cc {
 
@@ -41,6 +46,10 @@ struct LoadedCase {
   std::string name;
   ReadTrace read;
   double read_ms = 0;  // this case's share of the time spent reading its file
+  // An MSCCL algorithm (io/msccl) is a program, not a record: its reader
+  // leaves it here with an empty trace, and the pipeline maps it into one
+  // case per call mode (pipeline/msccl.h) before anything else runs.
+  std::shared_ptr<const msccl::Program> msccl{};
   // Filled by the pipeline's expansion stage (pipeline/pipeline.h): the time
   // of each expansion that ran ("ccu", "aiv") and their "-v" lines (none
   // without CCU missions or AIV launches).

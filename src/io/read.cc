@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 #include "io/hcclvm/db.h"
 #include "io/jsonl/reader.h"
+#include "io/msccl/xml_reader.h"
 #include "io/stlog/reader.h"
 
 namespace cc {
@@ -68,10 +70,21 @@ Result<std::vector<LoadedCase>> read_file(const std::string& path, const InputOp
     }
     case InputFormat::HcclVmDb:
       return read_hcclvm_db(path, opt);
+    case InputFormat::Msccl: {
+      // A program, not a record: one case holding it, which the pipeline
+      // maps into a case per call mode (pipeline/msccl.h).
+      Result<msccl::Program> r = read_msccl_program_file(path);
+      if (!r) return r.error();
+      LoadedCase c;
+      c.name = path;
+      c.msccl = std::make_shared<const msccl::Program>(std::move(r.value()));
+      cases.push_back(std::move(c));
+      return cases;
+    }
     case InputFormat::Unknown:
       break;
   }
-  return Error{fmt::format("{}:1: not a collcheck trace, HCCL VM database or HCCL ST log", path)};
+  return Error{fmt::format("{}:1: not a collcheck trace, HCCL VM database, HCCL ST log or MSCCL algorithm", path)};
 }
 
 }  // namespace cc

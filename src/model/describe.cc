@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/ccu_names.h"
+#include "model/msccl_describe.h"
 
 namespace cc {
 
@@ -133,6 +134,7 @@ std::string describe_slice(const Trace& t, const Slice& s) {
 }
 
 std::string task_position(const Trace& t, u32 task) {
+  if (auto m = msccl_position(t, task)) return *m;
   const Task& k = t.tasks[task];
   u32 seq = 0;
   if (const CcuMission* m = ccu_mission_of(t, task, &seq); m && m->placeholder != kNone)
@@ -195,6 +197,11 @@ std::string describe_ccu_suffix(const Trace& t, u32 task) {
 }
 
 std::string describe_task(const Trace& t, u32 task) {
+  if (auto m = msccl_description(t, task)) return *m;
+  return generic_task_description(t, task);
+}
+
+std::string generic_task_description(const Trace& t, u32 task) {
   const Task& k = t.tasks[task];
   u32 seq = 0;
   if (const AivLaunch* l = aiv_launch_of(t, task, &seq); l && !is_data_task(k.type))

@@ -18,6 +18,9 @@ std::string task_position(const Trace& t, u32 task);
 std::string task_ref(const Trace& t, u32 task);
 // "TRANS_MEM src=rank 2 INPUT [0x0,0x400) dst=rank 2 CCL [0x400,0x800) link=LOCAL"
 std::string describe_task(const Trace& t, u32 task);
+// The same in the trace's own terms, for tasks an importer names otherwise
+// (MSCCL steps, model/msccl_describe.h).
+std::string generic_task_description(const Trace& t, u32 task);
 // "WAIT(3→2 #5)" / "RECORD(2→3 #6)"
 std::string describe_sync(const Trace& t, u32 task);
 // "2/0/3 (ring.jsonl:41) TRANS_MEM src=..."

@@ -16,6 +16,7 @@
 #include "model/aiv_data.h"
 #include "model/result.h"
 #include "model/ccu_data.h"
+#include "model/msccl_info.h"
 #include "model/op.h"
 #include "model/types.h"
 
@@ -143,6 +144,8 @@ struct Trace {
   // when it is a topological order of the final graph, so that every stage
   // sees the order the co-simulation matched in (aiv.md §4.4, §6.4).
   std::vector<u32> sim_order;
+  // MSCCL input: the steps the tasks come from (reports name them).
+  MscclInfo msccl;
   // Remarks an importer attaches to tasks (e.g. that a notify's peer was
   // inferred from an id only one rank uses); run_checks adds each to every
   // finding that names its task.

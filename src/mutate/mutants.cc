@@ -9,6 +9,28 @@
 
 namespace cc::mutate {
 
+MutantLabel label_results(const std::vector<CheckResult>& results, const std::vector<u16>& kind_codes,
+                          std::string_view equivalent) {
+  MutantLabel l;
+  for (const CheckResult& r : results) {
+    l.pass &= r.pass;
+    for (const auto& [key, n] : r.totals)
+      if (std::get<0>(key) == Severity::Error && n) l.codes.push_back(std::get<1>(key));
+  }
+  std::sort(l.codes.begin(), l.codes.end());
+  l.codes.erase(std::unique(l.codes.begin(), l.codes.end()), l.codes.end());
+  for (u16 c : l.codes)
+    if (std::find(kind_codes.begin(), kind_codes.end(), c) != kind_codes.end()) l.caught = true;
+  if (l.pass) {
+    l.text = fmt::format("PASS (equivalent: {})", equivalent.empty() ? "no stage finds an effect" : equivalent);
+  } else {
+    l.text = "FAIL";
+    for (std::size_t i = 0; i < l.codes.size(); ++i) l.text += fmt::format("{}{}", i ? "," : " ", l.codes[i]);
+    if (!l.caught) l.text += " (none of the kind's codes)";
+  }
+  return l;
+}
+
 MutantLabel label_mutant(const Trace& m, FaultKind k, const CheckOptions& options) {
   const FaultInfo& f = fault_info(k);
   CheckResult r;
@@ -21,22 +43,7 @@ MutantLabel label_mutant(const Trace& m, FaultKind k, const CheckOptions& option
   } else {
     r = run_checks(m, {}, options);
   }
-  MutantLabel l;
-  l.pass = r.pass;
-  for (const auto& [key, n] : r.totals)
-    if (std::get<0>(key) == Severity::Error && n) l.codes.push_back(std::get<1>(key));
-  std::sort(l.codes.begin(), l.codes.end());
-  l.codes.erase(std::unique(l.codes.begin(), l.codes.end()), l.codes.end());
-  for (u16 c : l.codes)
-    if (std::find(f.codes.begin(), f.codes.end(), c) != f.codes.end()) l.caught = true;
-  if (l.pass) {
-    l.text = fmt::format("PASS (equivalent: {})", f.equivalent.empty() ? "no stage finds an effect" : f.equivalent);
-  } else {
-    l.text = "FAIL";
-    for (std::size_t i = 0; i < l.codes.size(); ++i) l.text += fmt::format("{}{}", i ? "," : " ", l.codes[i]);
-    if (!l.caught) l.text += " (none of the kind's codes)";
-  }
-  return l;
+  return label_results({std::move(r)}, f.codes, f.equivalent);
 }
 
 std::vector<u32> choose_sites(u32 sites, u64 seed, u32 count) {

@@ -27,6 +27,12 @@ struct Mutant {
   MutantLabel label;
 };
 
+// The label of a mutant whose cases were checked into `results` (one per
+// case: an MSCCL file has one per call mode), for a kind caught by
+// `kind_codes`; `equivalent` says why a passing mutant is harmless.
+MutantLabel label_results(const std::vector<CheckResult>& results, const std::vector<u16>& kind_codes,
+                          std::string_view equivalent);
+
 // Runs every stage on a mutant and labels it for kind `k`.
 MutantLabel label_mutant(const Trace& mutant, FaultKind k, const CheckOptions& options = {});
 

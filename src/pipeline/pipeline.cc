@@ -7,6 +7,7 @@
 
 #include "ccu/machine.h"
 #include "io/read.h"
+#include "pipeline/msccl.h"
 
 namespace cc {
 
@@ -51,6 +52,10 @@ Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOp
                                           const ExpandOptions& expand) {
   Result<std::vector<LoadedCase>> cases = read_file(path, input);
   if (!cases) return cases;
+  if (std::any_of(cases->begin(), cases->end(), [](const LoadedCase& c) { return c.msccl != nullptr; })) {
+    cases = map_msccl_cases(std::move(cases.value()), input.case_glob, expand.msccl);
+    if (!cases) return cases;
+  }
   if (Result<bool> x = expand_cases(cases.value(), expand); !x) return x.error();
   return cases;
 }

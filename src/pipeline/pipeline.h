@@ -1,6 +1,7 @@
 // The flow of collcheck, in one place:
 //
 //   read    io/read.h        every operator (case) of an input, as its reader leaves it
+//   map     pipeline/msccl.h an MSCCL program becomes one case per call mode (msccl/map.h)
 //   expand  ccu/expand.h     CCU missions become task subgraphs
 //           aiv/expand.h     AIV kernel launches become task subgraphs
 //   graph   graph/graph.h    stream chains, RECORD/WAIT pairing, the order τ
@@ -18,6 +19,7 @@
 #include "ccu/expand.h"
 #include "io/input.h"
 #include "model/result.h"
+#include "msccl/options.h"
 #include "pipeline/stages.h"
 
 namespace cc {
@@ -30,6 +32,9 @@ struct ExpandOptions {
   // mutate, whose AIV faults change snapshots before each mutant is expanded.
   bool aiv_enabled = true;
   AivOptions aiv;
+  // How MSCCL programs are mapped (--msccl-*). A program is mapped whether
+  // or not `enabled`: it has no records to show as they are.
+  msccl::Options msccl;
 };
 
 // Expands the CCU missions of the cases of one file, in file order (with
@@ -37,7 +42,8 @@ struct ExpandOptions {
 // their AIV launches. An Error only when a case cannot hold its nodes.
 Result<bool> expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options);
 
-// Reads every case of `path` (io) and expands it.
+// Reads every case of `path` (io), maps an MSCCL program into its cases and
+// expands them.
 Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOptions& input,
                                           const ExpandOptions& expand);
 

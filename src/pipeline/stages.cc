@@ -65,6 +65,11 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   res.streams = static_cast<u32>(trace.streams.size());
   res.tasks = trace.tasks.size();
   FindingSink sink(opt.max_errors);
+  // An importer that found a hang (102) or an ambiguous pairing (602) of the
+  // schedule it maps (MSCCL, msccl.md §6, §7) could not give a graph whose
+  // races and results mean anything.
+  bool import_broken = false;
+  for (const Finding& f : pre) import_broken |= (f.code == 102 || f.code == 602) && f.severity == Severity::Error;
   for (Finding& f : pre) sink.add(std::move(f));
   if (trace.unchecked) return finish_result(trace, sink, std::move(res), t_all);
 
@@ -105,12 +110,13 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   // 111, hcclvm-db.md §12.3), or a CCU mission that could not be expanded,
   // leaves the graph without its work.
   bool graph_broken =
-      sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed || trace.aiv.failed;
+      sink.has(101) || sink.has(110) || sink.has(111) || !graph.complete || trace.ccu.failed || trace.aiv.failed || import_broken;
   u32 later = opt.stages & (kStageMem | kStageSemantic);
   if (graph_broken && later) {
     sink.add(setting_warning(
         "Stages MemConflict and SemanticCheck skipped: the task graph could not be fully built "
-        "(101/102/110/111, or a CCU mission or AIV launch that could not be expanded)."));
+        "(101/102/110/111, a CCU mission or AIV launch that could not be expanded, or an MSCCL schedule that "
+        "hangs or pairs its sends ambiguously, 602)."));
   } else {
     // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
     // order, each only when selected by --stages.
@@ -130,7 +136,8 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     } else if (!trace.op.known) {
       sink.add(setting_warning(
           "Stage SemanticCheck skipped: the operator parameters are unknown (ST log without --op or a "
-          "sidecar CASE.op.json / LOG.op.json, stlog.md \u00a76)."));
+          "sidecar CASE.op.json / LOG.op.json, stlog.md \u00a76; an MSCCL send, recv or alltoallv, whose XML "
+          "carries neither counts nor peers)."));
     } else {
       SemanticStats ss;
       timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });

@@ -8,6 +8,7 @@
 
 #include "graph/neighbourhood.h"
 #include "model/describe.h"
+#include "model/msccl_describe.h"
 
 namespace cc {
 
@@ -135,7 +136,8 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
     // An AIV launch's nodes (their own stream) are shown as the launch, with
     // a cluster per block; START, END and SyncAll rounds span the blocks.
     const AivLaunch* launch = t.aiv.launch_at(s.rank, s.id);
-    std::string stream_label = fmt::format("stream {}", s.id);
+    // An MSCCL thread block is a lane named after it and its peers.
+    std::string stream_label = msccl_lane(t, s.rank, s.id).value_or(fmt::format("stream {}", s.id));
     if (launch && launch->placeholder < t.tasks.size())
       stream_label = fmt::format("AIV launch {} (from stream {})", launch->launch, t.tasks[launch->placeholder].stream);
     out += fmt::format("    subgraph cluster_r{}_s{} {{\n      label=\"{}\"; style=\"dashed,rounded\"; "
@@ -198,8 +200,12 @@ std::string format_dot(const Trace& t, const TaskGraph& g, const std::vector<Fin
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     if (!shown(id)) continue;
     u32 p = g.partner[id];
+    // An MSCCL send -> receive is a message, drawn solid; other pairs
+    // (dependencies, notifies) dashed.
     if (p != kNone && t.tasks[id].type == TaskType::RECORD && shown(p))
-      out += fmt::format("  t{} -> t{} [style=dashed, color=\"#1565c0\", penwidth=1.3];\n", id, p);
+      out += msccl_message_post(t, id)
+                 ? fmt::format("  t{} -> t{} [color=\"#2e7d32\", penwidth=1.6, tooltip=\"message\"];\n", id, p)
+                 : fmt::format("  t{} -> t{} [style=dashed, color=\"#1565c0\", penwidth=1.3];\n", id, p);
     if (g.has_explicit_edges())
       for (u32 e = g.out_begin[id]; e < g.out_begin[id + 1]; ++e)
         if (shown(g.out_to[e]))

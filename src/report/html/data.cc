@@ -10,6 +10,7 @@
 #include "text/json.h"
 #include "report/text.h"
 #include "model/describe.h"
+#include "model/msccl_describe.h"
 
 namespace cc {
 
@@ -172,6 +173,12 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
       o += aiv_node(id) ? json_quote(task_position(t, id)) : "\"\"";
     });
   }
+  if (t.msccl.present()) {
+    // MSCCL: tasks are named after their steps (gpu/tb/s), and the RECORDs
+    // that hand a message to its receive are drawn as message arrows.
+    append_array(out, "pos", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(task_position(t, id)); });
+    append_array(out, "msg", sel.tasks, [&](std::string& o, u32 id) { o += msccl_message_post(t, id) ? '1' : '0'; });
+  }
   out.back() = '}';
   out += ',';
   // Explicit edges between shown tasks, flattened (from, to, from, to, ...).
@@ -276,12 +283,15 @@ std::string html_report_data(const Trace& t, const TaskGraph& g, const CheckResu
   for (u32 i = 0; i < lanes.size(); ++i) lanes[i] = i;
   append_array(out, "lanes", lanes, [&](std::string& o, u32 i) {
     const Stream& s = t.streams[i];
-    // An AIV launch's stream also names the host stream that started it.
+    // An AIV launch's stream also names the host stream that started it
+    // (-1 for other streams); an MSCCL thread block, its lane name.
     const AivLaunch* l = t.aiv.launch_at(s.rank, s.id);
-    if (l && l->placeholder < t.tasks.size())
-      fmt::format_to(std::back_inserter(o), "[{},{},{},{}]", s.rank, s.id, s.task_count, t.tasks[l->placeholder].stream);
-    else
-      fmt::format_to(std::back_inserter(o), "[{},{},{}]", s.rank, s.id, s.task_count);
+    auto lane = msccl_lane(t, s.rank, s.id);
+    fmt::format_to(std::back_inserter(o), "[{},{},{}", s.rank, s.id, s.task_count);
+    if (l && l->placeholder < t.tasks.size()) fmt::format_to(std::back_inserter(o), ",{}", t.tasks[l->placeholder].stream);
+    else if (lane) o += ",-1";
+    if (lane) o += "," + json_quote(*lane);
+    o += ']';
   });
   append_tasks(out, t, g, sel);
   append_memory(out, t, sel);

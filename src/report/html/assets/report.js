@@ -24,7 +24,8 @@
   const rows = [];                           // row -> {lane, rank, stream, tasks[]}
   // A row per stream; an AIV launch's nodes (their own stream) get a row per
   // block and pipe (T.sub), shown under the host stream that started the
-  // launch (the fourth member of its lane).
+  // launch (the fourth member of its lane; -1 for others). An MSCCL thread block
+  // has its lane name as the fifth member.
   const subOf = function (i) { return T.sub ? T.sub[i] : -1; };
   const rowOfKey = new Map();                // "lane:sub" -> row
   for (let i = 0; i < N; i++) {
@@ -32,8 +33,8 @@
     if (rowOfKey.has(key)) continue;
     const l = D.lanes[T.lane[i]];
     rowOfKey.set(key, rows.length);
-    rows.push({ lane: T.lane[i], rank: l[0], stream: l.length > 3 ? l[3] : l[1], sub: subOf(i),
-                label: subOf(i) >= 0 ? T.subName[i] : '', tasks: [] });
+    rows.push({ lane: T.lane[i], rank: l[0], stream: l.length > 3 && l[3] >= 0 ? l[3] : l[1], sub: subOf(i),
+                label: subOf(i) >= 0 ? T.subName[i] : '', name: l.length > 4 ? l[4] : '', tasks: [] });
   }
   const rowOrder = rows.map(function (r, k) { return k; });
   rowOrder.sort(function (a, b) {
@@ -55,13 +56,16 @@
   let COL = T.col, nCols = 1, stopCol = D.executedCols;
   const pos = function (i) {
     if (T.name && T.name[i]) return T.name[i];
+    if (T.pos && T.pos[i]) return T.pos[i];
     const r = rows[laneOf[i]]; return r.rank + '/' + r.stream + '/' + T.index[i];
   };
   const where = function (line) { return line ? D.file + ':' + line : ''; };
   const isBlocked = new Uint8Array(N);
   D.blocked.forEach(function (i) { isBlocked[i] = 1; });
-  const syncPairs = [];
-  for (let i = 0; i < N; i++) if (T.type[i] === 'RECORD' && T.partner[i] >= 0) syncPairs.push([i, T.partner[i]]);
+  const laneWord = T.pos ? 'a lane per thread block' : 'a lane per stream';
+  const syncPairs = [];  // [RECORD, WAIT, is an MSCCL message]
+  for (let i = 0; i < N; i++)
+    if (T.type[i] === 'RECORD' && T.partner[i] >= 0) syncPairs.push([i, T.partner[i], T.msg && T.msg[i] === 1]);
 
   // Tasks in any finding (2 = in an error, 1 = only in warnings), and the
   // findings each task is in.
@@ -178,6 +182,7 @@
   const SHORT = { TRANS_MEM: 'TM', BATCH_TRANS_MEM: 'BTM', REDUCE: 'RD', BATCH_REDUCE: 'BRD',
                   RECORD: 'R', WAIT: 'W', UNKNOWN: '?' };
   const C_ERR = '#c62828', C_WARN = '#ef6c00', C_SEL = '#0d47a1', C_SYNC = 'rgba(21,101,192,0.55)';
+  const C_MSG = 'rgba(46,125,50,0.8)';  // MSCCL send -> receive
   const C_READ = '#3d7fd6', C_WRITE = '#e07b24';
   function legend(id, items) {
     items.forEach(function (it) {
@@ -193,7 +198,7 @@
   legend('tl-legend', [[FILL.TRANS_MEM, 'copy'], [FILL.REDUCE, 'reduce'], [FILL.RECORD, 'RECORD'],
     [FILL.WAIT, 'WAIT'], ['#eceff1', 'never executed', '1px dashed #78909c'],
     ['#fff', 'in an error', '2px solid ' + C_ERR], ['#fff', 'in a warning', '2px solid ' + C_WARN],
-    ['rgba(21,101,192,0.55)', 'RECORD \u2192 WAIT']]);
+    ['rgba(21,101,192,0.55)', 'RECORD \u2192 WAIT']].concat(T.msg ? [[C_MSG, 'send \u2192 receive']] : []));
   legend('mem-legend', [[C_READ, 'read'], [C_WRITE, 'write'], ['#b0bec5', 'never executed'],
     ['#fff', 'task in a finding', '2px solid ' + C_ERR], ['rgba(198,40,40,0.18)', 'bytes a finding names']]);
 
@@ -321,7 +326,7 @@
       ctx.lineTo(xb - 6 * Math.cos(ang - 0.4), yb - 6 * Math.sin(ang - 0.4));
       ctx.lineTo(xb - 6 * Math.cos(ang + 0.4), yb - 6 * Math.sin(ang + 0.4)); ctx.fill();
     };
-    syncPairs.forEach(function (p) { arrow(p[0], p[1], C_SYNC, []); });
+    syncPairs.forEach(function (p) { arrow(p[0], p[1], p[2] ? C_MSG : C_SYNC, []); });
     for (let j = 0; j < D.edges.length; j += 2) arrow(D.edges[j], D.edges[j + 1], 'rgba(106,27,154,0.55)', [2, 2]);
     // Lane labels.
     const g = sizeCanvas(tl.gutter, GUTTER_TL, tl.vh);
@@ -335,7 +340,7 @@
       g.fillText('rank ' + rows[r].rank, 8, y + LANE_H / 2);
       g.fillStyle = '#616e7c';
       if (rows[r].label) g.fillText(rows[r].label, 58, y + LANE_H / 2, GUTTER_TL - 60);
-      else g.fillText('s' + rows[r].stream, 74, y + LANE_H / 2);
+      else g.fillText(rows[r].name || 's' + rows[r].stream, 74, y + LANE_H / 2, GUTTER_TL - 78);
     }
   }
 
@@ -467,8 +472,8 @@
   axis.addEventListener('change', function () {
     setAxis(axis.value);
     $('axis-hint').textContent = axis.value === 'depth'
-      ? 'a lane per stream \u00b7 column = longest path from START (one column may run together) \u2192'
-      : 'a lane per stream \u00b7 one column per step of the simulated execution \u2192';
+      ? laneWord + ' \u00b7 column = longest path from START (one column may run together) \u2192'
+      : laneWord + ' \u00b7 one column per step of the simulated execution \u2192';
     layout();
     if (S.hl.size) reveal(Array.from(S.hl), S.active >= 0 ? D.findings[S.active].ranges : []);
     else if (S.selected >= 0) reveal([S.selected], []);
