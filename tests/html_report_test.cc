@@ -377,8 +377,8 @@ TEST(HtmlReport, MscclThreadBlocksAsLanesAndMessages) {
   std::string html = format_html_report(t, build_graph(t), res, HtmlOptions{});
   Page p;
   ASSERT_EQ(p.parser.parse(embedded_data(html)).get(p.data), simdjson::SUCCESS);
-  std::set<std::string> lanes;
-  for (auto l : p.data["lanes"].get_array()) lanes.insert(std::string(std::string_view(l.at(3))));
+  std::set<std::string> lanes;  // [rank, stream, tasks, host stream or -1, lane name]
+  for (auto l : p.data["lanes"].get_array()) lanes.insert(std::string(std::string_view(l.at(4))));
   EXPECT_TRUE(lanes.count("tb 0"));
   EXPECT_TRUE(lanes.count("tb 1 \u2192" "2 \u2190" "0")) << "rank 1's ring block";
   std::set<std::string> pos;
