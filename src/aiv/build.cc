@@ -268,9 +268,9 @@ class Builder {
           }
           switch (static_cast<AivTaskType>(t.type)) {
             case AivTaskType::Reduce:
-              if (!aiv_reduce_op(t.reduce_op))
+              if (!hccl_reduce_op(t.reduce_op))
                 fail(111, fmt::format("{} has reduceOp {} (SUM 0, PROD 1, MAX 2, MIN 3).", w(), t.reduce_op));
-              if (!aiv_data_type(t.data_type))
+              if (!hccl_data_type(t.data_type))
                 fail(111, fmt::format("{} has dataType {}, not an HCCL data type collcheck knows.", w(), t.data_type));
               [[fallthrough]];
             case AivTaskType::MemCopy:
@@ -555,8 +555,8 @@ class Builder {
                               buffer_of(l, c, t.src.buffer)};
                 n.dst = Slice{t.dst.offset, t.dst.size, t.dst.buffer == kAivUb ? l.rank : t.dst_rank,
                               buffer_of(l, c, t.dst.buffer)};
-                n.data_type = t.type == 1 ? *aiv_data_type(t.data_type) : t_.op.data_type;
-                n.reduce_op = t.type == 1 ? *aiv_reduce_op(t.reduce_op) : t_.op.reduce_op;
+                n.data_type = t.type == 1 ? *hccl_data_type(t.data_type) : t_.op.data_type;
+                n.reduce_op = t.type == 1 ? *hccl_reduce_op(t.reduce_op) : t_.op.reduce_op;
                 break;
               case AivTaskType::SetFlag:
               case AivTaskType::WaitFlag: {

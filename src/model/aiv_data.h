@@ -36,10 +36,6 @@ std::string aiv_buffer_type_name(u32 type);
 inline constexpr u64 kAivCellBytes = 128;  // a flag cell of AIV_COMM (aiv.md §4.8)
 inline constexpr u64 kAivFlagBytes = 4;    // the i32 a flag operation reads or writes
 
-// HcclDataType / HcclReduceOp codes of a REDUCE payload (hcclvm-db.md §8.3, §8.4).
-std::optional<DataType> aiv_data_type(u32 code);
-std::optional<ReduceOp> aiv_reduce_op(u32 code);
-
 // `bufferType, offset, size` of a slice, as written.
 struct AivSlice {
   u32 buffer = 0;

@@ -100,4 +100,19 @@ bool op_has_count(OpType t) {
   }
 }
 
+std::optional<DataType> hccl_data_type(u64 code) {
+  using D = DataType;
+  static constexpr D kTypes[] = {D::INT8,   D::INT16,  D::INT32,  D::FP16,  D::FP32, D::INT64,
+                                 D::UINT64, D::UINT8,  D::UINT16, D::UINT32, D::FP64, D::BFP16,
+                                 D::INT128, D::INT8 /* 13: refused below */,  D::HIF8, D::FP8E4M3,
+                                 D::FP8E5M2, D::FP8E8M0};
+  if (code == 13 || code >= std::size(kTypes)) return std::nullopt;
+  return kTypes[code];
+}
+
+std::optional<ReduceOp> hccl_reduce_op(u64 code) {
+  if (code > 3) return std::nullopt;
+  return static_cast<ReduceOp>(code);  // SUM, PROD, MAX, MIN in HCCL's order
+}
+
 }  // namespace cc

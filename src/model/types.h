@@ -77,6 +77,11 @@ std::optional<ReduceOp> parse_reduce_op(std::string_view s);
 std::optional<TaskType> parse_task_type(std::string_view s);
 std::optional<Link> parse_link(std::string_view s);
 
+// HCCL's numeric codes, as HCCL VM rows and AIV snapshots store them:
+// HcclDataType (nullopt for 13 and 18 up) and HcclReduceOp 0-3.
+std::optional<DataType> hccl_data_type(u64 code);
+std::optional<ReduceOp> hccl_reduce_op(u64 code);
+
 // Bytes per element.
 u32 size_of(DataType t);
 // Floating-point element types (their sums depend on the order of the terms).

@@ -45,10 +45,6 @@ enum HcclCmd : u16 {
 };
 // The HCCL name of an operator code ("" if HCCL defines none).
 std::string_view hccl_cmd_name(u16 code);
-// HcclDataType (§8.3) -> collcheck; nullopt for 13, 18–255.
-std::optional<DataType> hccl_data_type(u64 code);
-// HcclReduceOp 0–3 (§8.4).
-std::optional<ReduceOp> hccl_reduce_op(u64 code);
 
 // `opExtInfo` of AllGatherV / ReduceScatterV (§6): exactly 8 + 16·N bytes.
 struct VCounts {
