@@ -1,8 +1,8 @@
 # COLLCHECK_STATIC: a binary to copy to machines that have none of
 # collcheck's libraries (the nodes of a cluster). It links statically what
 # Debian ships as static libraries: libstdc++ and libgcc (-static-libstdc++
-# -static-libgcc), zlib, zstd and SQLite (their .a files in the -dev
-# packages). simdjson and fmt stay shared, Debian ships no .a of either; `cmake
+# -static-libgcc), zlib, zstd, SQLite and libxml2 with ICU and liblzma
+# (their .a files in the -dev packages). simdjson and fmt stay shared, Debian ships no .a of either; `cmake
 # --install` puts them in lib/collcheck/ next to bin/, where the binary looks
 # first (RUNPATH $ORIGIN/../lib/collcheck, cmake/install.cmake). glibc stays
 # shared: a static glibc cannot be copied between systems any better.
@@ -11,10 +11,10 @@
 # compiled, so turning it on in an existing build directory only relinks.
 # Sets COLLCHECK_LINKAGE (printed by --version) and, when on,
 # COLLCHECK_BUNDLED_LIBRARIES (the shared libraries to install with it).
-option(COLLCHECK_STATIC "Link libstdc++, libgcc, zlib, zstd and SQLite statically; install simdjson and fmt with the binary" OFF)
+option(COLLCHECK_STATIC "Link libstdc++, libgcc, zlib, zstd, SQLite and libxml2 statically; install simdjson and fmt with the binary" OFF)
 
 if(NOT COLLCHECK_STATIC)
-  set(COLLCHECK_LINKAGE "shared system libraries (simdjson, fmt, zlib, zstd, SQLite, libstdc++, glibc)")
+  set(COLLCHECK_LINKAGE "shared system libraries (simdjson, fmt, zlib, zstd, SQLite, libxml2, libstdc++, glibc)")
   return()
 endif()
 if(COLLCHECK_SANITIZE OR COLLCHECK_FUZZ)
@@ -36,6 +36,31 @@ function(_collcheck_archive_of path out)
       set(result "${CMAKE_MATCH_1}.a")
     endif()
   endif()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+# The libraries a static ARCHIVE needs in turn (NAMES: pkg-config's
+# Libs.private without -l, the archive itself first or not at all), as link
+# items: an archive this file made static already, else the .a beside ARCHIVE
+# (libxml2.a needs ICU's and liblzma's), else the name. glibc's own libraries
+# stay names: a static libm beside a shared libc is not what one wants.
+function(_collcheck_private_libs archive names out)
+  get_filename_component(dir "${archive}" DIRECTORY)
+  get_filename_component(self "${archive}" NAME_WE)
+  set(result "")
+  foreach(p IN LISTS names)
+    if("lib${p}" STREQUAL self)
+      continue()
+    elseif(p MATCHES "^(m|c|dl|rt|pthread)$")
+      list(APPEND result "${p}")
+    elseif(DEFINED _collcheck_archive_${p})
+      list(APPEND result "${_collcheck_archive_${p}}")
+    elseif(EXISTS "${dir}/lib${p}.a")
+      list(APPEND result "${dir}/lib${p}.a")
+    else()
+      list(APPEND result "${p}")
+    endif()
+  endforeach()
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
 
@@ -63,13 +88,8 @@ function(_collcheck_link_static tgt label)
       endif()
     endforeach()
     if(archive)
-      foreach(p IN LISTS private_libs)
-        if(DEFINED _collcheck_archive_${p})
-          list(APPEND new_libs "${_collcheck_archive_${p}}")
-        else()
-          list(APPEND new_libs "${p}")
-        endif()
-      endforeach()
+      _collcheck_private_libs("${archive}" "${private_libs}" libs)
+      list(APPEND new_libs ${libs})
       set_property(TARGET ${tgt} PROPERTY INTERFACE_LINK_LIBRARIES "${new_libs}")
     endif()
   else()
@@ -92,6 +112,10 @@ function(_collcheck_link_static tgt label)
         endif()
       endif()
     endforeach()
+    if(archive AND private_libs)
+      _collcheck_private_libs("${archive}" "${private_libs}" libs)
+      set_property(TARGET ${tgt} APPEND PROPERTY INTERFACE_LINK_LIBRARIES ${libs})
+    endif()
     if(NOT archive AND type STREQUAL "SHARED_LIBRARY")
       list(GET configs 0 c)
       get_target_property(soname ${tgt} IMPORTED_SONAME_${c})
@@ -114,6 +138,10 @@ _collcheck_link_static(PkgConfig::ZSTD zstd ${ZSTD_STATIC_LIBRARIES})
 _collcheck_link_static(PkgConfig::SQLITE3 SQLite ${SQLITE3_STATIC_LIBRARIES})
 _collcheck_link_static(simdjson::simdjson simdjson)
 _collcheck_link_static(fmt::fmt fmt)
+# (FindLibXml2 ran pkg-config for libxml-2.0 as PC_LIBXML; ICU's data
+# library makes the static binary about 30 MB larger, the price of needing
+# no libicu on the node.)
+_collcheck_link_static(LibXml2::LibXml2 libxml2 ${PC_LIBXML_STATIC_LIBRARIES} dl pthread)
 
 list(JOIN _collcheck_static ", " _s)
 list(JOIN _collcheck_shared ", " _d)
