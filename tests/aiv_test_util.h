@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "aiv/expand.h"
-#include "check/result.h"
+#include "check/check_result.h"
 #include "io/jsonl/reader.h"
 
 namespace cc::test {

@@ -1,5 +1,6 @@
 // Batches: parallel runs, shards and merge-reports give what one sequential
 // run gives; --max-memory stops cleanly; the progress line.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -30,13 +31,28 @@ std::vector<std::string> entries(const std::string& json_path) {
   return out;
 }
 
+TEST(Stages, Parse) {
+  Result<u32> all = parse_stages("graph,single,sync,mem,semantic");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(*all, u32{kAllStages});
+  Result<u32> two = parse_stages("sync,mem");
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(*two, u32{kStageSync | kStageMem});
+  Result<u32> bad = parse_stages("sync,memory");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "unknown stage \"memory\" (graph, single, sync, mem, semantic)");
+}
+
 TEST(Shard, ParseAndAssign) {
-  u32 k, n;
-  std::string err;
-  EXPECT_TRUE(parse_shard("2/5", k, n, err));
-  EXPECT_EQ(k, 1u);
-  EXPECT_EQ(n, 5u);
-  for (const char* bad : {"0/3", "4/3", "1/0", "x", "1/2/3", "1/2x"}) EXPECT_FALSE(parse_shard(bad, k, n, err)) << bad;
+  Result<Shard> shard = parse_shard("2/5");
+  ASSERT_TRUE(shard.ok());
+  EXPECT_EQ(shard->index, 1u);
+  EXPECT_EQ(shard->count, 5u);
+  for (const char* bad : {"0/3", "4/3", "1/0", "x", "1/2/3", "1/2x"}) {
+    Result<Shard> r = parse_shard(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().message, fmt::format("--shard {}: write K/N with 1 <= K <= N", bad));
+  }
   // Every name is in exactly one shard, the same one on every call.
   for (int i = 0; i < 200; ++i) {
     std::string name = "dir/f" + std::to_string(i) + ".jsonl#case";

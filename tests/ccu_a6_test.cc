@@ -22,15 +22,15 @@ using V = std::vector<u16>;
 
 A6Word dec(const Word& w) {
   A6Word d;
-  std::string why;
-  EXPECT_TRUE(ccu::decode_a6(w, d, why)) << why;
+  Status s = ccu::decode_a6(w, d);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.message());
   return d;
 }
 
 std::string err(const Word& w) {
   A6Word d;
-  std::string why;
-  return ccu::decode_a6(w, d, why) ? std::string() : why;
+  Status s = ccu::decode_a6(w, d);
+  return s.ok() ? std::string() : s.message();
 }
 
 constexpr u16 kCopy = 0x8000;  // the per-copy mode bit of a register field

@@ -19,17 +19,17 @@ using ccu::Word;
 
 A5Word decode_ok(const Word& w) {
   A5Word d;
-  std::string why;
-  EXPECT_TRUE(ccu::decode_a5(w, d, why)) << why << " " << ccu::word_hex(w);
+  Status s = ccu::decode_a5(w, d);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.message()) << " " << ccu::word_hex(w);
   return d;
 }
 
 std::string decode_error(const Word& w) {
   A5Word d;
-  std::string why;
-  if (ccu::decode_a5(w, d, why)) return "";
-  EXPECT_FALSE(why.empty());
-  return why;
+  Status s = ccu::decode_a5(w, d);
+  if (s.ok()) return "";
+  EXPECT_FALSE(s.message().empty());
+  return s.message();
 }
 
 Word hex(const char* s) {
@@ -364,9 +364,8 @@ TEST(CcuDecoder, RandomWords) {
       w.b[1] = static_cast<u8>(h >> 8);
     }
     A5Word d;
-    std::string why;
-    bool ok = ccu::decode_a5(w, d, why);
-    EXPECT_EQ(ok, why.empty());
+    Status s = ccu::decode_a5(w, d);
+    EXPECT_TRUE(s.ok() || !s.message().empty());
     EXPECT_FALSE(ccu::disasm(CcuIsa::A5, w).empty());
   }
 }

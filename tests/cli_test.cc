@@ -36,6 +36,25 @@ TEST(Cli, BadOptionIsExit2) {
   EXPECT_EQ(run_collcheck("check --stages graph,bogus " + source_dir() + "/examples/allgather2.jsonl").status, 2);
 }
 
+TEST(Cli, BadOptionValuesSayWhatToWrite) {
+  std::string ex = " " + source_dir() + "/examples/allgather2.jsonl";
+  struct Case {
+    const char* args;
+    const char* message;
+  } cases[] = {
+      {"check --stages graph,bogus", "collcheck: error: unknown stage \"bogus\" (graph, single, sync, mem, semantic)\n"},
+      {"check --shard 3/2", "collcheck: error: --shard 3/2: write K/N with 1 <= K <= N\n"},
+      {"check --max-memory 12X", "collcheck: error: --max-memory 12X: write a byte count, optionally with K, M or G\n"},
+      {"check --max-memory 0", "collcheck: error: --max-memory 0: write a byte count, optionally with K, M or G\n"},
+  };
+  for (const Case& c : cases) {
+    RunResult r = run_collcheck(c.args + ex);
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_EQ(r.err, c.message) << c.args;
+  }
+  EXPECT_EQ(run_collcheck("check -q --max-memory 4G --shard 1/1 --stages graph,sync" + ex).status, 0);
+}
+
 TEST(Cli, DirectoryInParallelKeepsInputOrder) {
   std::string dir = source_dir() + "/tests/cases/graph";
   RunResult one = run_collcheck("check -q -j1 " + dir);

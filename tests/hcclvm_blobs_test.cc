@@ -26,15 +26,13 @@ TEST(HcclvmBlobs, OpDetailOfSection13) {
                         0x02, 0x00, 0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0};
   ASSERT_EQ(od.size(), 28u);
   EXPECT_EQ(test::vm::op_detail(6, 2, 0, 64), od);
-  std::string why;
-  auto d = decode_op_detail(bytes(od), why);
+  auto d = decode_op_detail(bytes(od));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->op_type, 6);
   EXPECT_EQ(d->data_type, 2);
   EXPECT_EQ(d->count, 64u);
   od.pop_back();
-  EXPECT_FALSE(decode_op_detail(bytes(od), why));
-  EXPECT_EQ(why, "blob is 27 bytes; a packed OpDetails needs 28");
+  EXPECT_EQ(decode_op_detail(bytes(od)).error().message, "blob is 27 bytes; a packed OpDetails needs 28");
 }
 
 TEST(HcclvmBlobs, OpDetailV2View) {
@@ -45,8 +43,7 @@ TEST(HcclvmBlobs, OpDetailV2View) {
   b[14] = 4;
   b[16] = 0x78, b[17] = 0x56;  // recvCount 0x5678
   b[24] = 3;                   // recv type FP16
-  std::string why;
-  auto d = decode_op_detail(bytes(b), why);
+  auto d = decode_op_detail(bytes(b));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->count, 0x1234u);
   EXPECT_EQ(d->recv_count, 0x5678u);
@@ -65,8 +62,7 @@ TEST(HcclvmBlobs, TaskMetaOffsets) {
   m[51 + 7] = 0x80;                         // dstOffset 2^63
   m[59] = 0x00, m[60] = 0x01;               // len 256
   m[67] = 2;                                // protocol RoCE
-  std::string why;
-  auto t = decode_task_meta(bytes(m), why);
+  auto t = decode_task_meta(bytes(m));
   ASSERT_TRUE(t);
   EXPECT_EQ(t->type, 3);
   EXPECT_EQ(t->rank, 5u);
@@ -79,13 +75,13 @@ TEST(HcclvmBlobs, TaskMetaOffsets) {
   EXPECT_EQ(t->protocol, 2);
   // REDUCE: dataType @67, reduceOp @68, protocol @69.
   m[0] = 2, m[67] = 4, m[68] = 3, m[69] = 2;
-  t = decode_task_meta(bytes(m), why);
+  t = decode_task_meta(bytes(m));
   EXPECT_EQ(t->data_type, 4);
   EXPECT_EQ(t->reduce_op, 3);
   EXPECT_EQ(t->protocol, 2);
   // NOTIFY: notifyId @39, dstRankId @47.
   m[0] = 1;
-  t = decode_task_meta(bytes(m), why);
+  t = decode_task_meta(bytes(m));
   EXPECT_EQ(t->notify_id, 0x8877665544332211ull);
   EXPECT_EQ(t->src_rank, 1u);
   EXPECT_EQ(t->dst_rank, 2u);
@@ -94,7 +90,7 @@ TEST(HcclvmBlobs, TaskMetaOffsets) {
   std::vector<u8> c(155, 0);
   c[0] = 4, c[35] = 1, c[36] = 2, c[37] = 7, c[39] = 0x10, c[41] = 13, c[43] = 0xaa, c[47] = 3;
   c[51 + 8 * 12] = 0x5a;
-  t = decode_task_meta(bytes(c), why);
+  t = decode_task_meta(bytes(c));
   EXPECT_EQ(t->sqe.die, 1);
   EXPECT_EQ(t->sqe.mission, 2);
   EXPECT_EQ(t->sqe.timeout, 7);
@@ -105,8 +101,7 @@ TEST(HcclvmBlobs, TaskMetaOffsets) {
   EXPECT_EQ(t->sqe.args[12], 0x5au);
   EXPECT_EQ(test::vm::ccu_meta(0, 0, t->sqe).at(51 + 8 * 12), 0x5a);
   c.resize(154);
-  EXPECT_FALSE(decode_task_meta(bytes(c), why));
-  EXPECT_EQ(why, "blob is 154 bytes; a packed HcclTaskMetaData needs 155");
+  EXPECT_EQ(decode_task_meta(bytes(c)).error().message, "blob is 154 bytes; a packed HcclTaskMetaData needs 155");
 }
 
 TEST(HcclvmBlobs, DataTypesAndReduceOps) {
@@ -130,23 +125,20 @@ TEST(HcclvmBlobs, DataTypesAndReduceOps) {
 }
 
 TEST(HcclvmBlobs, HostileLengthsAndCounts) {
-  std::string why;
   // rankSize 2^20 with a small blob: refused by length, nothing allocated.
   std::vector<u8> small(24, 0);
-  EXPECT_FALSE(decode_v_counts(bytes(small), kMaxRanks, why));
-  EXPECT_FALSE(decode_v_counts(bytes(small), 0xffffffffu, why));
-  EXPECT_TRUE(decode_v_counts(bytes(small), 1, why));
+  EXPECT_FALSE(decode_v_counts(bytes(small), kMaxRanks));
+  EXPECT_FALSE(decode_v_counts(bytes(small), 0xffffffffu));
+  EXPECT_TRUE(decode_v_counts(bytes(small), 1));
   std::vector<u8> m = {0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_FALSE(decode_matrix(bytes(m), 0xffff, why));
-  EXPECT_EQ(why, "cell count 4294967295 needs 34359738364 bytes; the blob has 12");
+  EXPECT_EQ(decode_matrix(bytes(m), 0xffff).error().message, "cell count 4294967295 needs 34359738364 bytes; the blob has 12");
   m[0] = 1, m[1] = m[2] = m[3] = 0;
-  EXPECT_TRUE(decode_matrix(bytes(m), 1, why));
-  EXPECT_FALSE(decode_matrix(bytes(m), 2, why));
-  EXPECT_EQ(why, "cell count 1 is not rankSize² = 4");
+  EXPECT_TRUE(decode_matrix(bytes(m), 1));
+  EXPECT_EQ(decode_matrix(bytes(m), 2).error().message, "cell count 1 is not rankSize² = 4");
   m.push_back(0);
-  EXPECT_FALSE(decode_matrix(bytes(m), 1, why));
-  EXPECT_FALSE(decode_matrix(Bytes(), 1, why));
-  EXPECT_FALSE(decode_batch_items(bytes(small), why));
+  EXPECT_FALSE(decode_matrix(bytes(m), 1));
+  EXPECT_FALSE(decode_matrix(Bytes(), 1));
+  EXPECT_FALSE(decode_batch_items(bytes(small)));
 }
 
 TEST(HcclvmBlobs, RandomBytesNeverBreakTheDecoders) {
@@ -155,19 +147,18 @@ TEST(HcclvmBlobs, RandomBytesNeverBreakTheDecoders) {
     std::vector<u8> b(rng() % 300);
     for (u8& x : b) x = static_cast<u8>(rng());
     if (b.size() >= 4 && rng() % 2) b[0] = static_cast<u8>(rng() % 10), b[1] = b[2] = b[3] = 0;
-    std::string why;
     u32 n = static_cast<u32>(rng() % 5);
-    decode_op_detail(bytes(b), why);
-    decode_task_meta(bytes(b), why);
-    auto v = decode_v_counts(bytes(b), n, why);
+    decode_op_detail(bytes(b));
+    decode_task_meta(bytes(b));
+    auto v = decode_v_counts(bytes(b), n);
     if (v) {
       EXPECT_EQ(b.size(), 8 + 16 * std::size_t{n});
     }
-    auto mm = decode_matrix(bytes(b), n, why);
+    auto mm = decode_matrix(bytes(b), n);
     if (mm) {
       EXPECT_EQ(b.size(), 4 + 8 * std::size_t{n} * n);
     }
-    decode_batch_items(bytes(b), why);
+    decode_batch_items(bytes(b));
   }
 }
 

@@ -187,8 +187,7 @@ class HcclvmGenFaults : public ::testing::Test {
   std::size_t row(u32 rank, const std::function<bool(const hcclvm::TaskMeta&)>& pred, u32 n = 0) {
     auto& tasks = base_.ops.at(rank).tasks;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-      std::string why;
-      auto m = hcclvm::decode_task_meta(hcclvm::Bytes(tasks[i].meta.data(), tasks[i].meta.size()), why);
+      auto m = hcclvm::decode_task_meta(hcclvm::Bytes(tasks[i].meta.data(), tasks[i].meta.size()));
       if (m && pred(*m) && n-- == 0) return i;
     }
     ADD_FAILURE() << "no such row on rank " << rank;
@@ -245,8 +244,7 @@ TEST_F(HcclvmGenFaults, MissingFinalCopy) {
   u32 copies = 0;
   auto into_output = [&](const hcclvm::TaskMeta& m) { return is_copy(m) && m.dst_addr >= out && m.dst_addr < end; };
   for (const TaskFx& t : f.ops[3].tasks) {
-    std::string why;
-    auto m = hcclvm::decode_task_meta(hcclvm::Bytes(t.meta.data(), t.meta.size()), why);
+    auto m = hcclvm::decode_task_meta(hcclvm::Bytes(t.meta.data(), t.meta.size()));
     copies += into_output(*m);
   }
   ASSERT_GT(copies, 0u);

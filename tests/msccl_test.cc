@@ -423,16 +423,16 @@ TEST(MscclMapping, TooManyConnectionsAreRefused) {
 TEST(MscclMapping, OptionsAreValidated) {
   msccl::Options o;
   o.chunk_bytes = 100;
-  EXPECT_FALSE(msccl::validate(o).empty());
+  EXPECT_FALSE(msccl::validate(o).ok());
   o.chunk_bytes = 0;
-  EXPECT_FALSE(msccl::validate(o).empty());
+  EXPECT_FALSE(msccl::validate(o).ok());
   o = {};
   o.iterations = 0;
-  EXPECT_FALSE(msccl::validate(o).empty());
+  EXPECT_FALSE(msccl::validate(o).ok());
   o = {};
   o.max_count = 72;
-  EXPECT_FALSE(msccl::validate(o).empty());
-  EXPECT_TRUE(msccl::validate({}).empty());
+  EXPECT_FALSE(msccl::validate(o).ok());
+  EXPECT_TRUE(msccl::validate({}).ok());
 }
 
 // The chunk size and iteration count change byte ranges, never verdicts.

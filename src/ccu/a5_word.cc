@@ -31,16 +31,14 @@ bool a5_ub_reduce_op(u8 code, ReduceOp& out) {
   }
 }
 
-bool ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op, std::string& why) {
+Status ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op) {
   if (!a5_ub_data_type(type_code, type)) {
-    why = fmt::format("reduceDataType {} is not in the UB table (0-8)", type_code);
-    return false;
+    return Error{fmt::format("reduceDataType {} is not in the UB table (0-8)", type_code)};
   }
   if (!a5_ub_reduce_op(op_code, op)) {
-    why = fmt::format("reduceOpCode {} is not SUM (10), MAX (8) or MIN (9)", op_code);
-    return false;
+    return Error{fmt::format("reduceOpCode {} is not SUM (10), MAX (8) or MIN (9)", op_code)};
   }
-  return true;
+  return {};
 }
 
 namespace {
@@ -58,7 +56,7 @@ A5Operand mem(u16 gsa, u16 token, bool remote) { return {false, remote, gsa, tok
 A5Operand ms(u16 id, bool remote) { return {true, remote, id, 0, false}; }
 
 // 0x1000-0x100a: operands, length register and channel (§3.3).
-bool decode_trans(const Word& w, A5Word& o, std::string& why) {
+Status decode_trans(const Word& w, A5Word& o) {
   u16 op = o.header & 0xff;
   o.kind = A5Kind::Trans;
   read_tail(w, o);
@@ -88,21 +86,17 @@ bool decode_trans(const Word& w, A5Word& o, std::string& why) {
       o.reduce_type_code = w.byte(15) & 0xf;
       o.reduce_op_code = w.byte(15) >> 4;
       o.reduce_en = (w.h(22) >> 2) & 1;
-      if (o.udf_type != 0) {
-        why = fmt::format("udfType {} is not supported (collcheck requires 0)", o.udf_type);
-        return false;
-      }
-      if (o.reduce_en && !ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op, why))
-        return false;
+      if (o.udf_type != 0) return Error{fmt::format("udfType {} is not supported (collcheck requires 0)", o.udf_type)};
+      if (o.reduce_en) CC_TRY(ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op));
       break;
     }
-    default: return false;  // not reached: the caller checked the header
+    default: return Error{"not reached: the caller checked the header"};
   }
   o.uses_channel = o.remote();
-  return true;
+  return {};
 }
 
-bool decode_ms_reduce(const Word& w, A5Word& o, std::string& why) {
+Status decode_ms_reduce(const Word& w, A5Word& o) {
   o.kind = A5Kind::MsReduce;
   read_tail(w, o);
   for (u32 i = 0; i < 8; ++i) o.ms[i] = w.h(2 + 2 * i);
@@ -112,32 +106,23 @@ bool decode_ms_reduce(const Word& w, A5Word& o, std::string& why) {
   o.cast_en = static_cast<u8>((ctl >> 4) & 3);
   o.type_code = static_cast<u8>(ctl >> 11);
   o.ms_op = o.header == 0x1800 ? ReduceOp::SUM : o.header == 0x1801 ? ReduceOp::MAX : ReduceOp::MIN;
-  if (o.count == 7) {
-    why = "count 7 names a ninth MS operand (at most 8)";
-    return false;
-  }
+  if (o.count == 7) return Error{"count 7 names a ninth MS operand (at most 8)"};
   if (!a5_ms_data_type(o.type_code, o.ms_type)) {
-    why = fmt::format("dataType {} is not in the MS table (0-9)", o.type_code);
-    return false;
+    return Error{fmt::format("dataType {} is not in the MS table (0-9)", o.type_code)};
   }
   if (o.type_code >= 3 && o.type_code <= 5 && o.ms_op != ReduceOp::SUM) {
-    why = fmt::format("dataType {} ({}) is valid only for Add", o.type_code, name(o.ms_type));
-    return false;
+    return Error{fmt::format("dataType {} ({}) is valid only for Add", o.type_code, name(o.ms_type))};
   }
   if (o.cast_en != 0 && o.ms_op != ReduceOp::SUM) {
-    why = fmt::format("castEn {} is valid only for Add", o.cast_en);
-    return false;
+    return Error{fmt::format("castEn {} is valid only for Add", o.cast_en)};
   }
-  if (o.cast_en == 3) {
-    why = "castEn 3 is not a known output type (0 same, 1 FP16, 2 BFP16)";
-    return false;
-  }
-  return true;
+  if (o.cast_en == 3) return Error{"castEn 3 is not a known output type (0 same, 1 FP16, 2 BFP16)"};
+  return {};
 }
 
 }  // namespace
 
-bool decode_a5(const Word& w, A5Word& o, std::string& why) {
+Status decode_a5(const Word& w, A5Word& o) {
   o = A5Word{};
   o.header = w.header();
   switch (o.header) {
@@ -147,7 +132,7 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       o.dst_file = o.header == 0 ? RegFile::Gsa : RegFile::Xn;
       o.dst = w.h(2);
       o.slot = w.h(4);
-      return true;
+      return {};
     case 0x0002:
     case 0x0003:
       o.kind = A5Kind::LoadImm;
@@ -155,7 +140,7 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       o.dst = w.h(2);
       o.imm = w.q(4);
       if (o.header == 3) o.sec_flag = w.h(12);
-      return true;
+      return {};
     case 0x0004:
     case 0x0005:
     case 0x0006:
@@ -165,20 +150,20 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       o.dst = w.h(2);
       o.a = w.h(4);
       o.b = w.h(6);
-      return true;
+      return {};
     case 0x0800:
       o.kind = A5Kind::Loop;
       o.start = w.h(2);
       o.end = w.h(4);
       o.xn = w.h(6);
-      return true;
+      return {};
     case 0x0801:
       o.kind = A5Kind::LoopGroup;
       o.start = w.h(2);
       o.xn = w.h(4);
       o.xm = w.h(6);
       o.high_perf = w.byte(8) & 1;
-      return true;
+      return {};
     case 0x0802:
     case 0x0804:
       o.kind = o.header == 0x0802 ? A5Kind::SetCke : A5Kind::ClearCke;
@@ -192,13 +177,13 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       }
       o.cke.wait_id = w.h(8);
       o.cke.wait_mask = w.h(10);
-      return true;
+      return {};
     case 0x0805:
       o.kind = A5Kind::Jmp;
       o.dst_xn = w.h(2);
       o.cond_xn = w.h(4);
       o.expect = w.q(6);
-      return true;
+      return {};
     case 0x100b:
       o.kind = A5Kind::SyncCke;
       read_tail(w, o);
@@ -207,7 +192,7 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       o.loc_mask = w.h(6);
       o.channel = w.h(8);
       o.uses_channel = true;
-      return true;
+      return {};
     case 0x100c:
     case 0x100d:
       o.kind = o.header == 0x100c ? A5Kind::SyncGsa : A5Kind::SyncXn;
@@ -218,16 +203,15 @@ bool decode_a5(const Word& w, A5Word& o, std::string& why) {
       o.rmt_set_id = w.h(10);
       o.rmt_set_mask = w.h(12);
       o.uses_channel = true;
-      return true;
+      return {};
     case 0x1800:
     case 0x1801:
     case 0x1802:
-      return decode_ms_reduce(w, o, why);
+      return decode_ms_reduce(w, o);
     default:
-      if (o.header >= 0x1000 && o.header <= 0x100a) return decode_trans(w, o, why);
-      why = (o.header & 0x8000) ? fmt::format("header {:#06x} sets reserved bit 15", o.header)
-                                : fmt::format("unknown A5 instruction header {:#06x}", o.header);
-      return false;
+      if (o.header >= 0x1000 && o.header <= 0x100a) return decode_trans(w, o);
+      return Error{(o.header & 0x8000) ? fmt::format("header {:#06x} sets reserved bit 15", o.header)
+                                       : fmt::format("unknown A5 instruction header {:#06x}", o.header)};
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/ccu_word.h"
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc::ccu {
@@ -95,16 +96,16 @@ struct A5Word {
   bool remote() const { return src.remote || dst_op.remote; }
 };
 
-// Decodes one word. On an unknown header, a reserved bit, or a reduce type
-// or op outside ccu.md §3.4, returns false with the reason (error 111).
-bool decode_a5(const Word& w, A5Word& out, std::string& why);
+// Decodes one word into `out`. An unknown header, a reserved bit, or a
+// reduce type or op outside the tables is an Error saying which (code 111).
+Status decode_a5(const Word& w, A5Word& out);
 
 // §3.4 tables: the collcheck data type of a code, false if none.
 bool a5_ms_data_type(u8 code, DataType& out);  // Add/Max/Min dataType (5 bit)
 bool a5_ub_data_type(u8 code, DataType& out);  // 0x1008/0x1009 reduceDataType
 bool a5_ub_reduce_op(u8 code, ReduceOp& out);  // 0x1008/0x1009 reduceOpCode
-// Both of a reducing transfer (A5 0x1008/0x1009, A6 TransMem); false with
-// the reason when either is outside its table.
-bool ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op, std::string& why);
+// Both of a reducing transfer (A5 0x1008/0x1009, A6 TransMem); an Error
+// when either is outside its table.
+Status ub_reduce_fields(u8 type_code, u8 op_code, DataType& type, ReduceOp& op);
 
 }  // namespace cc::ccu

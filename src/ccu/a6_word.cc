@@ -16,10 +16,10 @@ void own_set(const Word& w, A6Word& o) {
   o.set_mask = w.h(30);
 }
 
-bool ms_reduce(const Word& w, A6Word& o, std::string& why) {
+Status ms_reduce(const Word& w, A6Word& o) {
   // The A5 decoder reads the same fields (msId[8], count, castEn, dataType).
   A5Word a;
-  if (!decode_a5(w, a, why)) return false;
+  CC_TRY(decode_a5(w, a));
   o.kind = A6Kind::MsReduce;
   for (u32 i = 0; i < 8; ++i) o.msr[i] = a.ms[i];
   o.xl = reg(w.h(18));
@@ -29,10 +29,10 @@ bool ms_reduce(const Word& w, A6Word& o, std::string& why) {
   o.ms_type = a.ms_type;
   o.ms_op = a.ms_op;
   own_set(w, o);
-  return true;
+  return {};
 }
 
-bool trans_mem(const Word& w, A6Word& o, std::string& why) {
+Status trans_mem(const Word& w, A6Word& o) {
   o.kind = A6Kind::TransMem;
   o.xd = reg(w.h(2)), o.raw_xd = w.h(2);
   o.xdt = reg(w.h(4));
@@ -52,18 +52,14 @@ bool trans_mem(const Word& w, A6Word& o, std::string& why) {
   o.dst_mode = (w.byte(26) >> 4) & 1;
   o.ms_id_mode = (w.byte(26) >> 5) & 1;
   own_set(w, o);
-  if (o.udf_type != 0) {
-    why = fmt::format("TransMem udfType {} is not supported", o.udf_type);
-    return false;
-  }
-  if (o.dma != 3 && o.dma != 5 && o.dma != 6) {
-    why = fmt::format("TransMem dmaOpCode {} is not supported (3 write, 5 write with notify, 6 read)", o.dma);
-    return false;
-  }
-  return !o.reduce_en || ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op, why);
+  if (o.udf_type != 0) return Error{fmt::format("TransMem udfType {} is not supported", o.udf_type)};
+  if (o.dma != 3 && o.dma != 5 && o.dma != 6)
+    return Error{fmt::format("TransMem dmaOpCode {} is not supported (3 write, 5 write with notify, 6 read)", o.dma)};
+  if (!o.reduce_en) return {};
+  return ub_reduce_fields(o.reduce_type_code, o.reduce_op_code, o.reduce_type, o.reduce_op);
 }
 
-bool alu(const Word& w, A6Word& o) {
+void alu(const Word& w, A6Word& o) {
   static constexpr AluOp kOps[] = {AluOp::Add, AluOp::Sub, AluOp::Mul, AluOp::And, AluOp::Or,
                                    AluOp::Not, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Popcnt};
   o.kind = A6Kind::Alu;
@@ -74,12 +70,11 @@ bool alu(const Word& w, A6Word& o) {
   o.mode = w.byte(8) & 1;
   o.arithmetic = w.byte(22) & 1;
   own_set(w, o);
-  return true;
 }
 
 }  // namespace
 
-bool decode_a6(const Word& w, A6Word& o, std::string& why) {
+Status decode_a6(const Word& w, A6Word& o) {
   o = A6Word{};
   o.header = w.header();
   switch (o.header) {
@@ -88,13 +83,13 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xd = Reg{w.h(2), false};  // the raw field (§15.1)
       o.slot = w.h(4);
       own_set(w, o);
-      return true;
+      return {};
     case 0x0002:
       o.kind = A6Kind::LoadImm;
       o.xd = reg(w.h(2));
       o.imm = w.q(4);
       own_set(w, o);
-      return true;
+      return {};
     case 0x0006:
     case 0x0007:
       o.kind = o.header == 6 ? A6Kind::LoadX : A6Kind::StoreX;
@@ -104,17 +99,17 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xdo = reg(w.h(8)), o.raw_xdo = w.h(8);
       o.mode = w.byte(10) & 1;
       own_set(w, o);
-      return true;
+      return {};
     case 0x0008:
       o.kind = A6Kind::ClearX;
       o.xn = reg(w.h(2));
       o.xm = reg(w.h(4));
       own_set(w, o);
-      return true;
+      return {};
     case 0x0009:
       o.kind = A6Kind::Nop;
       own_set(w, o);
-      return true;
+      return {};
     case 0x000a:
       o.kind = A6Kind::Load;
       o.xd = reg(w.h(2));
@@ -123,10 +118,9 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xl = reg(w.h(8));
       own_set(w, o);
       if (w.byte(22) & 0xf) {
-        why = fmt::format("Load dstType {} is not supported (0: registers)", w.byte(22) & 0xf);
-        return false;
+        return Error{fmt::format("Load dstType {} is not supported (0: registers)", w.byte(22) & 0xf)};
       }
-      return true;
+      return {};
     case 0x000b:
       o.kind = A6Kind::Store;
       o.xd = reg(w.h(2));
@@ -137,13 +131,13 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.store_flags = w.byte(23);
       own_set(w, o);
       if (w.byte(22) & 0xf) {
-        why = fmt::format("Store srcType {} is not supported (0: registers)", w.byte(22) & 0xf);
-        return false;
+        return Error{fmt::format("Store srcType {} is not supported (0: registers)", w.byte(22) & 0xf)};
       }
-      return true;
+      return {};
     case 0x000d: case 0x000e: case 0x000f: case 0x0010: case 0x0011:
     case 0x0012: case 0x0013: case 0x0014: case 0x0015: case 0x0016:
-      return alu(w, o);
+      alu(w, o);
+      return {};
     case 0x0800:
       o.kind = A6Kind::Loop;
       o.start = w.h(2);
@@ -153,14 +147,14 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xp = masked(w.h(10));
       o.wish = w.h(12);
       o.loop_mode = w.byte(14) & 1;
-      return true;
+      return {};
     case 0x0801:
       o.kind = A6Kind::LoopGroup;
       o.start = w.h(2);
       o.xn = masked(w.h(4));
       o.xm = masked(w.h(6));
       o.xp = masked(w.h(8));
-      return true;
+      return {};
     case 0x0802:
     case 0x0804:
       o.kind = o.header == 0x0802 ? A6Kind::SetCkBit : A6Kind::ClearCke;
@@ -175,7 +169,7 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       }
       o.wait_id = w.h(8);
       o.wait_mask = w.h(10);
-      return true;
+      return {};
     case 0x0805:
       o.kind = A6Kind::Jmp;
       o.xm = reg(w.h(2));  // expected
@@ -183,16 +177,15 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xp = reg(w.h(6));  // target
       o.condition = w.byte(8) & 0xf;
       o.absolute = (w.byte(8) >> 4) & 1;
-      return true;
+      return {};
     case 0x0807:
       o.kind = A6Kind::Wait;
       o.xn = reg(w.h(2));  // condition
       o.xm = reg(w.h(4));  // expected
       o.condition = w.byte(6) & 0xf;
-      return true;
+      return {};
     case 0x0808:
-      why = "Fence is not supported";
-      return false;
+      return Error{"Fence is not supported"};
     case 0x1000:
       o.kind = A6Kind::Trans;
       o.ms = w.h(2);
@@ -201,7 +194,7 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xl = reg(w.h(8));
       o.xo = reg(w.h(10));
       own_set(w, o);
-      return true;
+      return {};
     case 0x1002:
       o.kind = A6Kind::Trans;
       o.xd = reg(w.h(2));
@@ -210,7 +203,7 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xl = reg(w.h(8));
       o.xo = reg(w.h(10));
       own_set(w, o);
-      return true;
+      return {};
     case 0x1005:
       o.kind = A6Kind::Trans;
       o.ms = w.h(2);
@@ -218,7 +211,7 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xl = reg(w.h(6));
       o.xo = reg(w.h(8));
       own_set(w, o);
-      return true;
+      return {};
     case 0x1006:
       o.kind = A6Kind::Trans;
       o.xd = reg(w.h(2));
@@ -228,9 +221,9 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.xl = reg(w.h(10));
       o.ms = w.h(12);
       own_set(w, o);
-      return true;
+      return {};
     case 0x1010:
-      return trans_mem(w, o, why);
+      return trans_mem(w, o);
     case 0x100d:
       o.kind = A6Kind::SyncWtX;
       o.xd = reg(w.h(2));
@@ -243,17 +236,15 @@ bool decode_a6(const Word& w, A6Word& o, std::string& why) {
       o.notify_valid = w.byte(18) & 1;
       o.mode = (w.byte(18) >> 1) & 1;
       own_set(w, o);
-      return true;
+      return {};
     case 0x100e:
-      why = "SyncAtX is not supported";
-      return false;
+      return Error{"SyncAtX is not supported"};
     case 0x1800:
     case 0x1801:
     case 0x1802:
-      return ms_reduce(w, o, why);
+      return ms_reduce(w, o);
     default:
-      why = fmt::format("unknown A6 instruction header {:#06x}", o.header);
-      return false;
+      return Error{fmt::format("unknown A6 instruction header {:#06x}", o.header)};
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/ccu_word.h"
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc::ccu {
@@ -93,9 +94,9 @@ struct A6Word {
   bool is_write() const { return dma == 3 || dma == 5; }  // TransMem: src local, dst remote
 };
 
-// Decodes one word; false with the reason on an unknown header or a field
-// outside the tables (error 111).
-bool decode_a6(const Word& w, A6Word& out, std::string& why);
+// Decodes one word into `out`; an unknown header or a field outside the
+// tables is an Error saying which (code 111).
+Status decode_a6(const Word& w, A6Word& out);
 
 // "X3 <- X4 + 0x10" etc., without the mnemonic.
 std::string a6_operands(const A6Word& w);

@@ -75,17 +75,17 @@ std::string a5_body(const A5Word& w) {
 }  // namespace
 
 std::string disasm(CcuIsa isa, const Word& w) {
-  std::string why;
   std::string_view mn = ccu_mnemonic(isa, w.header());
   if (isa == CcuIsa::A6) {
     A6Word a;
-    if (!decode_a6(w, a, why))
-      return fmt::format("<invalid: {}> [{:#06x}{}{}]", why, w.header(), mn.empty() ? "" : " ", mn);
+    if (Status s = decode_a6(w, a); !s)
+      return fmt::format("<invalid: {}> [{:#06x}{}{}]", s.message(), w.header(), mn.empty() ? "" : " ", mn);
     std::string body = a6_operands(a);
     return body.empty() ? std::string(mn) : fmt::format("{} {}", mn, body);
   }
   A5Word a;
-  if (!decode_a5(w, a, why)) return fmt::format("<invalid: {}> [{:#06x}{}{}]", why, w.header(), mn.empty() ? "" : " ", mn);
+  if (Status s = decode_a5(w, a); !s)
+    return fmt::format("<invalid: {}> [{:#06x}{}{}]", s.message(), w.header(), mn.empty() ? "" : " ", mn);
   std::string body = a5_body(a);
   return body.empty() ? std::string(mn) : fmt::format("{} {}", mn, body);
 }

@@ -99,10 +99,13 @@ const CcuChannel* Engine::channel(Mission& m, const WordCtx& at, u32 id) {
 }
 
 bool Engine::mem_slice(Mission& m, const WordCtx& at, u32 rank, u64 addr, u64 len, Slice& out) {
-  std::string why;
-  u16 code = addresses.resolve(rank, addr, len, out, why);
-  if (code == 0) return true;
-  return fail(m, at, code, fmt::format("{} (operand expected on rank {})", why, rank));
+  Result<Slice> slice = addresses.resolve(rank, addr, len);
+  if (slice) {
+    out = *slice;
+    return true;
+  }
+  return fail(m, at, addresses.fault_code(addr),
+              fmt::format("{} (operand expected on rank {})", slice.error().message, rank));
 }
 
 // --- nodes ----------------------------------------------------------------------

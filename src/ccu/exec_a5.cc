@@ -205,10 +205,9 @@ Step exec_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w, u32& jump_to)
 Step exec_word(Engine& en, Mission& m, WordCtx& at, bool body, u32& jump_to) {
   Word word = word_at(*m.image, at.pc);
   at.header = word.header();
-  std::string why;
   if (en.trace.ccu.isa == CcuIsa::A6) {
     A6Word w;
-    if (!decode_a6(word, w, why)) return en.fail(m, at, 111, why), Step::Failed;
+    if (Status s = decode_a6(word, w); !s) return en.fail(m, at, 111, s.message()), Step::Failed;
     if (body && !a6_allowed_in_body(w))
       return en.fail(m, at, 111,
                      fmt::format("{} is not allowed inside a loop body", ccu_mnemonic(CcuIsa::A6, w.header))),
@@ -217,7 +216,7 @@ Step exec_word(Engine& en, Mission& m, WordCtx& at, bool body, u32& jump_to) {
     return s == Step::Group ? start_group_a6(en, m, at, w) : s;
   }
   A5Word w;
-  if (!decode_a5(word, w, why)) return en.fail(m, at, 111, why), Step::Failed;
+  if (Status s = decode_a5(word, w); !s) return en.fail(m, at, 111, s.message()), Step::Failed;
   if (body && !a5_allowed_in_body(w))
     return en.fail(m, at, 111, fmt::format("{} is not allowed inside a loop body", ccu_mnemonic(CcuIsa::A5, w.header))),
            Step::Failed;

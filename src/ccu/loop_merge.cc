@@ -156,8 +156,7 @@ MergeResult try_merge(Engine& en, Mission& m, GroupRun& g) {
   u32 len = l0.body_end - l0.body_start + 1;
   std::vector<A5Word> body(len);
   for (u32 p = 0; p < len; ++p) {
-    std::string why;
-    if (!decode_a5(word_at(*m.image, l0.body_start + p), body[p], why) || !mergeable_word(body[p]))
+    if (!decode_a5(word_at(*m.image, l0.body_start + p), body[p]) || !mergeable_word(body[p]))
       return MergeResult::NotMerged;  // conditions 2 and 4
   }
   if (!self_contained(body) || !ms_written_first(body) ||

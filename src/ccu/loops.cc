@@ -18,15 +18,14 @@ namespace {
 // The (die-local) CKE ids a lane's body sets or waits on, for §9.4's warning.
 void lane_ckes(CcuIsa isa, const Mission& m, const LoopLane& l, std::vector<u16>& out) {
   for (u32 pc = l.body_start; pc <= l.body_end && pc < m.image->size; ++pc) {
-    std::string why;
     u16 wait_id = 0, wait_mask = 0, set_id = 0, set_mask = 0;
     if (isa == CcuIsa::A6) {
       A6Word w;
-      if (!decode_a6(word_at(*m.image, pc), w, why)) continue;
+      if (!decode_a6(word_at(*m.image, pc), w)) continue;
       wait_id = w.wait_id, wait_mask = w.wait_mask, set_id = w.set_id, set_mask = w.set_mask;
     } else {
       A5Word w;
-      if (!decode_a5(word_at(*m.image, pc), w, why)) continue;
+      if (!decode_a5(word_at(*m.image, pc), w)) continue;
       wait_id = w.cke.wait_id, wait_mask = w.cke.wait_mask, set_id = w.cke.set_id, set_mask = w.cke.set_mask;
     }
     if (wait_mask) out.push_back(static_cast<u16>(wait_id + l.cke_off));
@@ -146,11 +145,11 @@ Step start_group_a5(Engine& en, Mission& m, WordCtx& at, const A5Word& w) {
   gp.expand_cnt = (group >> 55) & 0x7f;
   return build_group(en, m, at, w.start, gp, [&](u32 i, WordCtx& lat, LoopParams& lp) {
     A5Word lw;
-    std::string why;
-    if (!decode_a5(word_at(*m.image, lat.pc), lw, why) || lw.kind != A5Kind::Loop)
+    Status decoded = decode_a5(word_at(*m.image, lat.pc), lw);
+    if (!decoded || lw.kind != A5Kind::Loop)
       return en.fail(m, at, 111,
                      fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, lat.pc,
-                                 why.empty() ? en.word_line(m, lat.pc) : why));
+                                 decoded ? en.word_line(m, lat.pc) : decoded.message()));
     u64 p = 0;
     if (!en.read_reg(m, lat, RegFile::Xn, lw.xn, p)) return false;
     lp = {lw.start, lw.end, static_cast<u32>(p & 0x1fff), (p >> 13) & 0xffffffffu};
@@ -175,11 +174,11 @@ Step start_group_a6(Engine& en, Mission& m, WordCtx& at, const A6Word& w) {
            Step::Failed;
   return build_group(en, m, at, w.start, gp, [&](u32 i, WordCtx& lat, LoopParams& lp) {
     A6Word lw;
-    std::string why;
-    if (!decode_a6(word_at(*m.image, lat.pc), lw, why) || lw.kind != A6Kind::Loop)
+    Status decoded = decode_a6(word_at(*m.image, lat.pc), lw);
+    if (!decoded || lw.kind != A6Kind::Loop)
       return en.fail(m, at, 111,
                      fmt::format("LoopGroup slot {} (id {}) holds no Loop word: {}", i, lat.pc,
-                                 why.empty() ? en.word_line(m, lat.pc) : why));
+                                 decoded ? en.word_line(m, lat.pc) : decoded.message()));
     u64 iters = 0, stride = 0, ctx = 0;
     if (!en.read_reg(m, lat, RegFile::Xn, lw.xm.id, iters) || !en.read_reg(m, lat, RegFile::Xn, lw.xn.id, stride) ||
         !en.read_reg(m, lat, RegFile::Xn, lw.xp.id, ctx))

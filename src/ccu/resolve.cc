@@ -36,22 +36,21 @@ const AddressMap::Range* AddressMap::find(const std::vector<Range>& v, u64 addr)
   return best;
 }
 
-u16 AddressMap::resolve(u32 rank, u64 addr, u64 len, Slice& out, std::string& why) const {
+Result<Slice> AddressMap::resolve(u32 rank, u64 addr, u64 len) const {
   auto it = by_rank_.find(rank);
   if (it != by_rank_.end())
     if (const Range* r = find(it->second, addr)) {
-      out = Slice{addr - r->start, len, rank, r->buf};
+      Slice out{addr - r->start, len, rank, r->buf};
       if (t_.op.in_place && out.buf == kOutput) out.buf = kInput;
-      return 0;
+      return out;
     }
-  if (const Range* r = find(all_, addr)) {
-    why = fmt::format("address {:#x} lies in rank {} {} (offset {:#x}), not in a buffer of rank {}", addr, r->rank,
-                      t_.buffers.name(r->buf), addr - r->start, rank);
-    return 112;
-  }
-  why = fmt::format("address {:#x} lies in no buffer of any rank", addr);
-  return 110;
+  if (const Range* r = find(all_, addr))
+    return Error{fmt::format("address {:#x} lies in rank {} {} (offset {:#x}), not in a buffer of rank {}", addr,
+                             r->rank, t_.buffers.name(r->buf), addr - r->start, rank)};
+  return Error{fmt::format("address {:#x} lies in no buffer of any rank", addr)};
 }
+
+u16 AddressMap::fault_code(u64 addr) const { return find(all_, addr) ? 112 : 110; }
 
 ChannelMap::ChannelMap(const std::vector<CcuChannel>& channels) : channels_(channels) {
   for (u32 i = 0; i < channels.size(); ++i) {

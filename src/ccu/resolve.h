@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/result.h"
 #include "model/trace.h"
 
 namespace cc::ccu {
@@ -14,10 +15,13 @@ class AddressMap {
  public:
   explicit AddressMap(const Trace& t);
 
-  // Resolves `addr` (length `len`) on `rank` (§6.1). Returns 0 and the slice,
-  // 112 if only another rank's buffer holds the address (`why` names it),
-  // or 110 if no buffer does.
-  u16 resolve(u32 rank, u64 addr, u64 len, Slice& out, std::string& why) const;
+  // The slice of `rank`'s buffer that holds `addr` (length `len`), or an
+  // Error naming where the address lies instead; fault_code says which
+  // finding that is.
+  Result<Slice> resolve(u32 rank, u64 addr, u64 len) const;
+  // The code of an address that did not resolve: 112 when another rank's
+  // buffer holds it, 110 when no buffer does.
+  u16 fault_code(u64 addr) const;
 
  private:
   struct Range {

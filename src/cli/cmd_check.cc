@@ -97,11 +97,9 @@ int run_check(const CheckArgs& a) {
   opt.all_pairs = a.all_pairs;
   opt.strict_reduce = a.strict_reduce;
   if (!a.stages.empty()) {
-    std::string err;
-    if (!parse_stages(a.stages, opt.stages, err)) {
-      print_error(err);
-      return 2;
-    }
+    Result<u32> stages = parse_stages(a.stages);
+    if (!stages) return print_error(stages.error().message), 2;
+    opt.stages = *stages;
   }
   InputOptions load;
   ExpandOptions expand;
@@ -129,21 +127,16 @@ int run_check(const CheckArgs& a) {
   BatchOptions batch;
   batch.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.shard.empty()) {
-    std::string err;
-    if (!parse_shard(a.shard, batch.shard_index, batch.shard_count, err)) {
-      print_error(err);
-      return 2;
-    }
+    Result<Shard> shard = parse_shard(a.shard);
+    if (!shard) return print_error(shard.error().message), 2;
+    batch.shard_index = shard->index;
+    batch.shard_count = shard->count;
   }
   batch.progress = a.progress ? true : a.no_progress ? false : isatty(2) != 0;
   if (!a.max_memory.empty()) {
-    u64 limit = 0;
-    std::string err;
-    if (!parse_memory_size(a.max_memory, limit, err)) {
-      print_error(err);
-      return 2;
-    }
-    start_memory_guard(limit, a.max_memory);
+    Result<u64> limit = parse_memory_size(a.max_memory);
+    if (!limit) return print_error(limit.error().message), 2;
+    start_memory_guard(*limit, a.max_memory);
   }
   std::vector<CheckResult> results;
   std::vector<InputError> errors;

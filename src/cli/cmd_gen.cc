@@ -38,30 +38,31 @@ std::string list_text() {
 }
 
 // --send-counts: a JSON matrix, inline or in a file.
-std::string parse_matrix(const std::string& text, std::vector<u64>& out) {
+Result<std::vector<u64>> parse_matrix(const std::string& text) {
+  std::vector<u64> out;
   std::string json = text;
   if (!text.empty() && text.front() != '[') {
     std::ifstream f(text, std::ios::binary);
-    if (!f) return fmt::format("--send-counts: cannot read {}", text);
+    if (!f) return Error{fmt::format("--send-counts: cannot read {}", text)};
     std::stringstream ss;
     ss << f.rdbuf();
     json = ss.str();
   }
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (parser.parse(json).get(doc)) return "--send-counts: not valid JSON";
+  if (parser.parse(json).get(doc)) return Error{"--send-counts: not valid JSON"};
   simdjson::dom::array rows;
-  if (doc.get_array().get(rows)) return "--send-counts: expected an array of rows";
+  if (doc.get_array().get(rows)) return Error{"--send-counts: expected an array of rows"};
   for (simdjson::dom::element row : rows) {
     simdjson::dom::array cells;
-    if (row.get_array().get(cells)) return "--send-counts: every row must be an array";
+    if (row.get_array().get(cells)) return Error{"--send-counts: every row must be an array"};
     for (simdjson::dom::element c : cells) {
       u64 v;
-      if (c.get_uint64().get(v)) return "--send-counts: entries must be unsigned integers";
+      if (c.get_uint64().get(v)) return Error{"--send-counts: entries must be unsigned integers"};
       out.push_back(v);
     }
   }
-  return {};
+  return out;
 }
 
 int run_gen(GenArgs& a) {
@@ -93,8 +94,9 @@ int run_gen(GenArgs& a) {
     a.p.op = *op;
   }
   if (!a.send_counts.empty()) {
-    std::string err = parse_matrix(a.send_counts, a.p.send_counts);
-    if (!err.empty()) return print_error(err), 2;
+    Result<std::vector<u64>> counts = parse_matrix(a.send_counts);
+    if (!counts) return print_error(counts.error().message), 2;
+    a.p.send_counts = std::move(*counts);
   }
   Result<Trace> t = Error{};
   if (const gen::AivAlgorithm* aiv = gen::find_aiv_algorithm(a.algo)) {

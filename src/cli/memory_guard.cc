@@ -10,7 +10,7 @@
 
 namespace cc {
 
-bool parse_memory_size(const std::string& text, u64& bytes, std::string& error) {
+Result<u64> parse_memory_size(const std::string& text) {
   u64 v = 0;
   std::size_t i = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
@@ -27,12 +27,9 @@ bool parse_memory_size(const std::string& text, u64& bytes, std::string& error) 
     }
     ++i;
   }
-  if (i != text.size() || i == 0 || unit == 0 || v == 0 || v > ~u64{0} / unit) {
-    error = fmt::format("--max-memory {}: write a byte count, optionally with K, M or G", text);
-    return false;
-  }
-  bytes = v * unit;
-  return true;
+  if (i != text.size() || i == 0 || unit == 0 || v == 0 || v > ~u64{0} / unit)
+    return Error{fmt::format("--max-memory {}: write a byte count, optionally with K, M or G", text)};
+  return v * unit;
 }
 
 u64 resident_bytes() {

@@ -4,12 +4,13 @@
 
 #include <string>
 
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc {
 
 // Parses "SIZE" with an optional K, M or G suffix (powers of 1024).
-bool parse_memory_size(const std::string& text, u64& bytes, std::string& error);
+Result<u64> parse_memory_size(const std::string& text);
 
 // Starts a watchdog thread that samples the resident set size every 10 ms;
 // past `limit` bytes it prints "collcheck: error: ..." and exits with 2.

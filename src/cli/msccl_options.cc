@@ -39,7 +39,7 @@ bool msccl_options(const MscclArgs& a, msccl::Options& out) {
   else if (a.mode == "outofplace") out.mode = msccl::ModeFilter::OutOfPlace;
   else if (!a.mode.empty())
     return print_error(fmt::format("unknown --msccl-mode \"{}\" (inplace, outofplace)", a.mode)), false;
-  if (std::string err = msccl::validate(out); !err.empty()) return print_error(err), false;
+  if (Status s = msccl::validate(out); !s) return print_error(s.message()), false;
   return true;
 }
 

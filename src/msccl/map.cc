@@ -503,7 +503,7 @@ Result<MappedCase> map_mode(const Program& p, const Analysis& a, const SimResult
 }
 
 Result<std::vector<MappedCase>> map_program(const Program& p, const Options& o) {
-  if (std::string err = validate(o); !err.empty()) return Error{err};
+  CC_TRY(validate(o));
   if (p.ngpus < 1 || p.nchunksperloop < 1 || static_cast<i32>(p.gpus.size()) != p.ngpus)
     return Error{fmt::format("{}: the algorithm has no usable ranks or chunks", p.file)};
   if (splits_per_rank(p.coll) && p.nchunksperloop % p.ngpus != 0)

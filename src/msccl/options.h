@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc::msccl {
@@ -28,7 +29,7 @@ struct Options {
 inline constexpr u32 kMaxIterations = 1024;
 inline constexpr u64 kMaxChunkBytes = u64{1} << 30;
 
-// "" when the options are usable, else what is wrong (an option error).
-std::string validate(const Options& o);
+// An Error (an option error) when the options are not usable.
+Status validate(const Options& o);
 
 }  // namespace cc::msccl

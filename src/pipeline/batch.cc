@@ -12,16 +12,12 @@
 
 namespace cc {
 
-bool parse_shard(const std::string& text, u32& index, u32& count, std::string& error) {
+Result<Shard> parse_shard(const std::string& text) {
   unsigned k = 0, n = 0;
   char tail = 0;
-  if (std::sscanf(text.c_str(), "%u/%u%c", &k, &n, &tail) != 2 || n == 0 || k == 0 || k > n) {
-    error = fmt::format("--shard {}: write K/N with 1 <= K <= N", text);
-    return false;
-  }
-  index = k - 1;
-  count = n;
-  return true;
+  if (std::sscanf(text.c_str(), "%u/%u%c", &k, &n, &tail) != 2 || n == 0 || k == 0 || k > n)
+    return Error{fmt::format("--shard {}: write K/N with 1 <= K <= N", text)};
+  return Shard{k - 1, n};
 }
 
 bool in_shard(const std::string& name, u32 index, u32 count) {

@@ -21,8 +21,14 @@ struct BatchOptions {
   bool progress = false;
 };
 
-// Parses "K/N" (1 <= K <= N); returns false with a message otherwise.
-bool parse_shard(const std::string& text, u32& index, u32& count, std::string& error);
+// Shard K of N of --shard K/N, as BatchOptions holds it.
+struct Shard {
+  u32 index = 0;  // K-1
+  u32 count = 0;  // N
+};
+
+// Parses "K/N" (1 <= K <= N); anything else is an Error.
+Result<Shard> parse_shard(const std::string& text);
 
 // Whether operator `name` (FILE or FILE#CASE) belongs to shard `index` of
 // `count`: the same name gives the same answer on every machine.

@@ -61,13 +61,13 @@ Result<std::vector<LoadedCase>> map_msccl_cases(std::vector<LoadedCase> cases, c
 
 Result<std::vector<MscclCase>> read_msccl_file(const std::string& path, const msccl::Options& o,
                                                const std::string& case_glob) {
-  if (std::string err = msccl::validate(o); !err.empty()) return Error{err};
+  CC_TRY(msccl::validate(o));
   return cases_of(read_msccl_program_file(path), o, case_glob);
 }
 
 Result<std::vector<MscclCase>> read_msccl_string(std::string_view text, const std::string& display,
                                                  const msccl::Options& o) {
-  if (std::string err = msccl::validate(o); !err.empty()) return Error{err};
+  CC_TRY(msccl::validate(o));
   return cases_of(read_msccl_program_string(text, display), o, {});
 }
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "check/result.h"
+#include "check/check_result.h"
 #include "graph/graph.h"
 
 namespace cc {

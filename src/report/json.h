@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "check/result.h"
+#include "check/check_result.h"
 
 namespace cc {
 

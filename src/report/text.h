@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "check/result.h"
+#include "check/check_result.h"
 #include "model/trace.h"
 
 namespace cc {

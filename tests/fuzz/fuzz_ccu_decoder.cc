@@ -40,9 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(w.b.data(), data + at, kCcuWordBytes);
     ccu::A5Word a5;
     ccu::A6Word a6;
-    std::string why;
-    ccu::decode_a5(w, a5, why);
-    ccu::decode_a6(w, a6, why);
+    (void)ccu::decode_a5(w, a5);  // any outcome; it must only not crash
+    (void)ccu::decode_a6(w, a6);
     ccu::disasm(CcuIsa::A5, w);
     ccu::disasm(CcuIsa::A6, w);
   }

@@ -20,15 +20,14 @@ namespace {
 void decoders(const uint8_t* data, size_t size) {
   using namespace cc::hcclvm;
   Bytes b(data, size);
-  std::string why;
   cc::u32 ranks = size ? data[0] : 0;
-  decode_op_detail(b, why);
-  decode_task_meta(b, why);
-  decode_v_counts(b, ranks, why);
-  decode_v_counts(b, cc::kMaxRanks, why);
-  decode_matrix(b, ranks, why);
-  decode_matrix(b, 0xffffffffu, why);
-  decode_batch_items(b, why);
+  decode_op_detail(b);
+  decode_task_meta(b);
+  decode_v_counts(b, ranks);
+  decode_v_counts(b, cc::kMaxRanks);
+  decode_matrix(b, ranks);
+  decode_matrix(b, 0xffffffffu);
+  decode_batch_items(b);
 }
 
 }  // namespace

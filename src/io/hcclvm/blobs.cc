@@ -18,10 +18,9 @@ u64 u64_at(Bytes b, std::size_t at) { return load_le(b, at, 8); }
 
 }  // namespace
 
-std::optional<OpDetail> decode_op_detail(Bytes b, std::string& why) {
+Result<OpDetail> decode_op_detail(Bytes b) {
   if (b.size() < kOpDetailBytes) {
-    why = fmt::format("blob is {} bytes; a packed OpDetails needs {}", b.size(), kOpDetailBytes);
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; a packed OpDetails needs {}", b.size(), kOpDetailBytes)};
   }
   OpDetail d;
   d.op_type = u16_at(b, 0);
@@ -64,12 +63,11 @@ std::string_view hccl_cmd_name(u16 code) {
   }
 }
 
-std::optional<VCounts> decode_v_counts(Bytes b, u32 ranks, std::string& why) {
+Result<VCounts> decode_v_counts(Bytes b, u32 ranks) {
   u64 need = 8 + 16 * u64{ranks};  // ranks < 2^32: no overflow
   if (b.size() != need) {
-    why = fmt::format("blob is {} bytes; with rankSize {} a V-operator extension is exactly 8 + 16·{} = {}",
-                      b.size(), ranks, ranks, need);
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; with rankSize {} a V-operator extension is exactly 8 + 16·{} = {}",
+                      b.size(), ranks, ranks, need)};
   }
   VCounts v;
   v.local = u64_at(b, 0);
@@ -82,36 +80,31 @@ std::optional<VCounts> decode_v_counts(Bytes b, u32 ranks, std::string& why) {
   return v;
 }
 
-std::optional<std::vector<u64>> decode_matrix(Bytes b, u32 ranks, std::string& why) {
+Result<std::vector<u64>> decode_matrix(Bytes b, u32 ranks) {
   if (b.size() < 4) {
-    why = fmt::format("blob is {} bytes; an all-to-all matrix needs a 4-byte cell count and {}·{} cells",
-                      b.size(), ranks, ranks);
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; an all-to-all matrix needs a 4-byte cell count and {}·{} cells",
+                      b.size(), ranks, ranks)};
   }
   u64 n = u32_at(b, 0);
   u64 fit = (b.size() - 4) / 8;
   if (n > fit) {
-    why = fmt::format("cell count {} needs {} bytes; the blob has {}", n, 4 + 8 * n, b.size());
-    return std::nullopt;
+    return Error{fmt::format("cell count {} needs {} bytes; the blob has {}", n, 4 + 8 * n, b.size())};
   }
   u64 want = u64{ranks} * ranks;
   if (n != want) {
-    why = fmt::format("cell count {} is not rankSize² = {}", n, want);
-    return std::nullopt;
+    return Error{fmt::format("cell count {} is not rankSize² = {}", n, want)};
   }
   if (b.size() != 4 + 8 * n) {
-    why = fmt::format("blob is {} bytes; {} cells take exactly {}", b.size(), n, 4 + 8 * n);
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; {} cells take exactly {}", b.size(), n, 4 + 8 * n)};
   }
   std::vector<u64> m(n);
   for (u64 i = 0; i < n; ++i) m[i] = u64_at(b, 4 + 8 * i);
   return m;
 }
 
-std::optional<u32> decode_batch_items(Bytes b, std::string& why) {
+Result<u32> decode_batch_items(Bytes b) {
   if (b.size() != 4) {
-    why = fmt::format("blob is {} bytes; a BatchSendRecv extension is exactly 4 (u32 itemNum)", b.size());
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; a BatchSendRecv extension is exactly 4 (u32 itemNum)", b.size())};
   }
   return u32_at(b, 0);
 }
@@ -130,10 +123,9 @@ std::string_view meta_type_name(u8 type) {
   }
 }
 
-std::optional<TaskMeta> decode_task_meta(Bytes b, std::string& why) {
+Result<TaskMeta> decode_task_meta(Bytes b) {
   if (b.size() < kTaskMetaBytes) {
-    why = fmt::format("blob is {} bytes; a packed HcclTaskMetaData needs {}", b.size(), kTaskMetaBytes);
-    return std::nullopt;
+    return Error{fmt::format("blob is {} bytes; a packed HcclTaskMetaData needs {}", b.size(), kTaskMetaBytes)};
   }
   TaskMeta m;
   m.type = b[0];

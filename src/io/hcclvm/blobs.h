@@ -2,16 +2,16 @@
 // `opDetail`, `opExtInfo` and `opTaskMeta`. Pure functions on bytes, no
 // SQLite: every length and every count is checked against the bytes given
 // before anything is read or allocated, so they are safe on any input
-// (tests/fuzz/fuzz_hcclvm_blobs.cc). Errors come back as text; the caller
-// adds the table, row and column.
+// (tests/fuzz/fuzz_hcclvm_blobs.cc). An Error says what is wrong with the
+// bytes; the caller adds the table, row and column.
 #pragma once
 
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "model/ccu_data.h"
+#include "model/result.h"
 #include "model/types.h"
 
 namespace cc::hcclvm {
@@ -34,7 +34,7 @@ struct OpDetail {
   u64 recv_count = 0;      // @16 (V2 view)
 };
 // Fails (with the reason) when the blob is shorter than 28 bytes.
-std::optional<OpDetail> decode_op_detail(Bytes b, std::string& why);
+Result<OpDetail> decode_op_detail(Bytes b);
 
 // HcclCMDType codes (§8.2) collcheck maps.
 enum HcclCmd : u16 {
@@ -51,15 +51,15 @@ struct VCounts {
   u64 local = 0;
   std::vector<u64> counts, displs;
 };
-std::optional<VCounts> decode_v_counts(Bytes b, u32 ranks, std::string& why);
+Result<VCounts> decode_v_counts(Bytes b, u32 ranks);
 
 // `opExtInfo` of the all-to-all family (§6): u32 n = N², then n u64 cells.
 // collcheck requires the exact length 4 + 8·N² (the reference zero-fills a
 // short tail; a cell count larger than the blob is refused before use).
-std::optional<std::vector<u64>> decode_matrix(Bytes b, u32 ranks, std::string& why);
+Result<std::vector<u64>> decode_matrix(Bytes b, u32 ranks);
 
 // `opExtInfo` of BatchSendRecv (§6): exactly 4 bytes, u32 itemNum.
-std::optional<u32> decode_batch_items(Bytes b, std::string& why);
+Result<u32> decode_batch_items(Bytes b);
 
 // HccLTaskMetaType (§8.1).
 enum MetaType : u8 {
@@ -86,6 +86,6 @@ struct TaskMeta {
 };
 // Fails when the blob is shorter than 155 bytes (the reference uses the
 // first 155 bytes of a longer one, and so does collcheck).
-std::optional<TaskMeta> decode_task_meta(Bytes b, std::string& why);
+Result<TaskMeta> decode_task_meta(Bytes b);
 
 }  // namespace cc::hcclvm

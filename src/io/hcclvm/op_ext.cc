@@ -20,14 +20,12 @@ class ExtReader {
 
   // Calls `fn(member, blob)` for every member's decoded opExtInfo.
   template <typename T>
-  Status each_ext(const std::function<std::optional<T>(Bytes, std::string&)>& decode,
-                       const std::function<void(const OpRow&, T&)>& fn) {
+  Status each_ext(const std::function<Result<T>(Bytes)>& decode, const std::function<void(const OpRow&, T&)>& fn) {
     for (const OpRow* m : g_.members) {
       auto ext = read_ext(db_, m->id);
       if (!ext) return ext.error();
-      std::string why;
-      std::optional<T> v = decode(ext.value(), why);
-      if (!v) return Error{place_error(db_.file(), "opDetails", m->id, "opExtInfo", why)};
+      Result<T> v = decode(ext.value());
+      if (!v) return Error{place_error(db_.file(), "opDetails", m->id, "opExtInfo", v.error().message)};
       fn(*m, *v);
     }
     return {};
@@ -36,7 +34,7 @@ class ExtReader {
   Status v_counts() {
     Op& op = out_.op;
     u32 n = op.ranks;
-    auto decode = [n](Bytes b, std::string& why) { return decode_v_counts(b, n, why); };
+    auto decode = [n](Bytes b) { return decode_v_counts(b, n); };
     op.counts.assign(n, 0);
     std::vector<u64> displs;
     bool ok = true;
@@ -81,7 +79,7 @@ class ExtReader {
   Status matrix(bool full) {
     Op& op = out_.op;
     u64 n = op.ranks;
-    auto decode = [&](Bytes b, std::string& why) { return decode_matrix(b, op.ranks, why); };
+    auto decode = [&](Bytes b) { return decode_matrix(b, op.ranks); };
     bool ok = true;
     // AllToAllVC: every member stores the whole matrix; AllToAllV: its row
     // (sends) and its column (receives). Rows first, then the columns must

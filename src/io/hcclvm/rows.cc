@@ -10,9 +10,9 @@ namespace {
 
 // A blob decoder's failure, named by its place.
 template <typename T>
-bool decoded(Query& q, const char* column, std::optional<T>&& v, T& out, const std::string& why) {
+bool decoded(Query& q, const char* column, Result<T>&& v, T& out) {
   if (!v) {
-    q.fail(column, why);
+    q.fail(column, v.error().message);
     return false;
   }
   out = std::move(*v);
@@ -38,8 +38,7 @@ Result<std::vector<OpRow>> read_ops(Db& db) {
     r.rank_size = q.uint32(6, "rankSize");
     r.src_rank = q.uint32(7, "srcRank");
     r.dst_rank = q.uint32(8, "dstRank");
-    std::string why;
-    decoded(q, "opDetail", decode_op_detail(q.blob(9, "opDetail"), why), r.detail, why);
+    decoded(q, "opDetail", decode_op_detail(q.blob(9, "opDetail")), r.detail);
     if (!q.ok()) break;
     ops.push_back(std::move(r));
   }
@@ -121,8 +120,7 @@ Result<std::unordered_map<i64, std::vector<TaskRow>>> read_tasks(Db& db, u64 pid
     TaskRow r;
     r.id = q.row();
     r.seq = q.int64(2, "taskSeq");
-    std::string why;
-    decoded(q, "opTaskMeta", decode_task_meta(q.blob(3, "opTaskMeta"), why), r.meta, why);
+    decoded(q, "opTaskMeta", decode_task_meta(q.blob(3, "opTaskMeta")), r.meta);
     if (!q.ok()) break;
     out[op].push_back(r);
   }

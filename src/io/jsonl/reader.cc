@@ -77,6 +77,8 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (line_ > 0xffffffffu) return fail("more than 2^32 lines are not supported");
     element e;
     text_ = text;
+    // In place (realloc_if_needed = false): LineReader leaves simdjson's
+    // padding readable after every line, so no line is copied.
     auto err = parser.parse(text.data(), text.size(), false).get(e);
     if (err == simdjson::NUMBER_ERROR)
       return fail("invalid number (integers must be unsigned and fit in 64 bits)");
@@ -86,6 +88,8 @@ Result<ReadTrace> JsonlParser::run(LineReader& lines) {
     if (!have_header) header_line_ = static_cast<u32>(line_);
     have_header = true;
   }
+  // A read error or an over-long line ends the loop like the end of the
+  // file does; only here can the two be told apart.
   if (!lines.error().empty())
     return Error{fmt::format("{}:{}: {}", t.file, lines.line_number() + 1, lines.error())};
   if (!have_header) {
@@ -370,10 +374,15 @@ Status JsonlParser::task(element e) {
     task.tag = t.intern_tag(g);
   }
   if (t.tasks.size() >= 0xfffffffeu) return Error{"too many tasks"};
+  // CCU_GRAPH and AIV_GRAPH exist from format version 2 on; in a version-1
+  // file they are unknown types like any other (a 101 below, not exit 2).
   auto tt = parse_task_type(s);
   if (s == "CCU_GRAPH" && version_ >= 2) tt = TaskType::CCU_GRAPH;
   if (s == "AIV_GRAPH" && version_ >= 2) tt = TaskType::AIV_GRAPH;
   if (!tt) {
+    // An unknown type is a finding about the operator (code 101: the record
+    // cannot become a node), not malformed input: the task stays as an
+    // UNKNOWN placeholder so that its stream keeps its order and its line.
     task.type = TaskType::UNKNOWN;
     if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);

@@ -8,10 +8,6 @@ namespace cc {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -123,7 +119,7 @@ class Attrs {
 template <std::size_t N>
 std::optional<std::size_t> enum_value(std::string_view v, std::string_view cls,
                                       const std::array<std::string_view, N>& names) {
-  if (!starts_with(v, cls) || v.substr(cls.size(), 2) != "::") return std::nullopt;
+  if (!v.starts_with(cls) || v.substr(cls.size(), 2) != "::") return std::nullopt;
   v.remove_prefix(cls.size() + 2);
   for (std::size_t i = 0; i < N; ++i)
     if (names[i] == v) return i;
@@ -131,13 +127,13 @@ std::optional<std::size_t> enum_value(std::string_view v, std::string_view cls,
 }
 
 Status parse_slice(std::string_view v, std::string_view key, StSlice& out) {
-  if (!starts_with(v, "DataSlice[") || !ends_with(v, "]"))
+  if (!v.starts_with("DataSlice[") || !v.ends_with("]"))
     return Error{fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key)};
   std::array<std::string_view, 3> parts;
   std::size_t n = 0;
   if (!split_depth0(v.substr(10, v.size() - 11), parts, n) || n != 3)
     return Error{fmt::format("{} must be DataSlice[BufferType::NAME, offset=O, size=S]", key)};
-  if (!starts_with(parts[0], "BufferType::") || !st_buffer_type_valid(parts[0].substr(12)))
+  if (!parts[0].starts_with("BufferType::") || !st_buffer_type_valid(parts[0].substr(12)))
     return Error{fmt::format("{}: unknown buffer type \"{}\"", key, parts[0])};
   out.buf = parts[0].substr(12);
   for (std::size_t i = 1; i < 3; ++i) {
@@ -195,7 +191,7 @@ struct Fields {
     std::string_view v;
     CC_TRY(need("link", v));
     constexpr std::string_view kProto = "link prototyp=";
-    auto l = starts_with(v, kProto) ? enum_value(v.substr(kProto.size()), "LinkProtoStub", kLinkNames)
+    auto l = v.starts_with(kProto) ? enum_value(v.substr(kProto.size()), "LinkProtoStub", kLinkNames)
                                     : std::nullopt;
     if (!l) return Error{fmt::format("{}: link \"{}\" is not \"link prototyp=LinkProtoStub::NAME\"", kind, v)};
     t.link = static_cast<StLink>(*l);
@@ -228,7 +224,7 @@ Status parse_attrs(std::string_view text, StTask& t) {
       CC_TRY(f.need("srcSlice", list));
       std::array<std::string_view, 1024> items;
       std::size_t n = 0;
-      if (!starts_with(list, "[") || !ends_with(list, "]") || !split_depth0(list.substr(1, list.size() - 2), items, n))
+      if (!list.starts_with("[") || !list.ends_with("]") || !split_depth0(list.substr(1, list.size() - 2), items, n))
         return Error{fmt::format("{}: srcSlice must be a list [DataSlice[...],...] of at most 1024 slices", t.kind_name)};
       for (std::size_t i = 0; i < n; ++i) {
         StSlice s;
@@ -283,11 +279,11 @@ bool log_level(std::string_view line, std::string_view& level, std::string_view&
   std::size_t i = 1;
   while (i < line.size() && (is_digit(line[i]) || line[i] == ':' || line[i] == ' ' || line[i] == '.' || line[i] == '-'))
     ++i;
-  if (i == 1 || !starts_with(line.substr(i), "][pid:")) return false;
+  if (i == 1 || !line.substr(i).starts_with("][pid:")) return false;
   i += 6;
   std::size_t d = i;
   while (i < line.size() && is_digit(line[i])) ++i;
-  if (i == d || !starts_with(line.substr(i), "][")) return false;
+  if (i == d || !line.substr(i).starts_with("][")) return false;
   i += 2;
   std::size_t close = line.find(']', i);
   if (close == std::string_view::npos) return false;
@@ -355,21 +351,21 @@ StLine classify_st_line(std::string_view line) {
       if (is_blank(c)) return false;
     return true;
   };
-  if (starts_with(line, kStTaskPrefix)) {
+  if (line.starts_with(kStTaskPrefix)) {
     out.cls = StLineClass::TaskLine;
-  } else if (starts_with(line, kStRunPrefix)) {
+  } else if (line.starts_with(kStRunPrefix)) {
     if (name_ok(line.substr(kStRunPrefix.size()))) {
       out.cls = StLineClass::GtestStart;
       out.text = line.substr(kStRunPrefix.size());
     }
-  } else if (starts_with(line, kStOkPrefix) || starts_with(line, kStFailPrefix)) {
+  } else if (line.starts_with(kStOkPrefix) || line.starts_with(kStFailPrefix)) {
     // "name (N ms)"; the summary repeats "[  FAILED  ] name" without a timing.
     std::size_t open = line.rfind(" (");
-    if (open != std::string_view::npos && ends_with(line, " ms)") &&
+    if (open != std::string_view::npos && line.ends_with(" ms)") &&
         parse_digits(line.substr(open + 2, line.size() - open - 6)))
       out.cls = StLineClass::GtestEnd;
-  } else if (starts_with(line, kStRankHeader) || starts_with(line, kStQueueHeader)) {
-    bool rank = starts_with(line, kStRankHeader);
+  } else if (line.starts_with(kStRankHeader) || line.starts_with(kStQueueHeader)) {
+    bool rank = line.starts_with(kStRankHeader);
     auto n = parse_digits(line.substr(rank ? kStRankHeader.size() : kStQueueHeader.size()));
     if (n && *n <= 0xffffffffu) {
       out.cls = rank ? StLineClass::RankHeader : StLineClass::QueueHeader;
@@ -396,7 +392,7 @@ Status parse_st_task(std::string_view line, StTask& t) {
   constexpr std::array<std::string_view, 3> keys = {"[rankId:", ", queueId:", ", index:"};
   constexpr std::array<std::string_view, 3> names = {"rankId", "queueId", "index"};
   for (std::size_t i = 0; i < 3; ++i) {
-    if (!starts_with(p, keys[i])) return Error{std::string(kShape)};
+    if (!p.starts_with(keys[i])) return Error{std::string(kShape)};
     p.remove_prefix(keys[i].size());
     std::size_t d = 0;
     while (d < p.size() && is_digit(p[d])) ++d;
@@ -407,9 +403,9 @@ Status parse_st_task(std::string_view line, StTask& t) {
     *nums[i] = static_cast<u32>(*v);
     p.remove_prefix(d);
   }
-  if (!starts_with(p, "] ")) return Error{std::string(kShape)};
+  if (!p.starts_with("] ")) return Error{std::string(kShape)};
   p.remove_prefix(2);
-  if (starts_with(p, "[CCU GRAPH]")) {
+  if (p.starts_with("[CCU GRAPH]")) {
     t.kind = StKind::CcuGraph;
     t.kind_name = "CCU GRAPH";
     return {};

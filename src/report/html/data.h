@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "check/result.h"
+#include "check/check_result.h"
 #include "graph/graph.h"
 
 namespace cc {

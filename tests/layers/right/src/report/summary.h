@@ -1,4 +1,4 @@
 #pragma once
-#include "check/result.h"
+#include "check/check_result.h"
 #include "model/trace.h"
 #include "html_assets.h"

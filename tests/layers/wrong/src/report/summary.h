@@ -2,5 +2,5 @@
 #pragma once
 
 #include "model/trace.h"
-#include "check/result.h"
+#include "check/check_result.h"
 #include "pipeline/stages.h"

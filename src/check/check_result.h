@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/sink.h"
+#include "model/result.h"
 
 namespace cc {
 
@@ -20,8 +21,9 @@ enum StageBits : u32 {
   kAllStages = 31,
 };
 
-// Parses "graph,single,sync,mem,semantic"; returns false on an unknown name.
-bool parse_stages(std::string_view list, u32& bits, std::string& error);
+// Parses "graph,single,sync,mem,semantic" into kStage* bits; an unknown
+// name is an Error.
+Result<u32> parse_stages(std::string_view list);
 
 struct CheckOptions {
   u32 stages = kAllStages;
