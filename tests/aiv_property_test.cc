@@ -26,7 +26,7 @@ bool has_code(const CheckResult& r, u16 code) {
 }
 
 TEST(AivProperty, RandomLaunches) {
-  u32 seeds = long_tests() ? 30000 : 3000;
+  u32 seeds = long_tests() ? 30000 : scaled(3000);
   u32 clean = 0, with_602 = 0, deadlocked = 0, with_conflicts = 0, complete = 0;
   for (u32 seed = 1; seed <= seeds; ++seed) {
     std::mt19937_64 rng(seed);

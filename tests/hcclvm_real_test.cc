@@ -18,6 +18,7 @@
 #include "pipeline/stages.h"
 #include "hcclvm_fixture.h"
 #include "io/stlog/reader.h"
+#include "gen_cases.h"
 #include "test_util.h"
 
 namespace cc::test::vm {
@@ -90,7 +91,9 @@ TEST(HcclvmRealSchedules, EveryDumpAsADatabaseGivesItsVerdict) {
   std::sort(dumps.begin(), dumps.end());
   u32 compared = 0, ambiguous = 0;
   std::vector<std::string> not_expressible;
-  for (const std::string& dump : dumps) {
+  for (std::size_t i = 0; i < dumps.size(); ++i) {
+    if (!sampled(i)) continue;  // the sanitizer run: every fourth dump
+    const std::string& dump = dumps[i];
     Outcome st = check_file(dump);
     auto cases = read_stlog_file(dump, StLogOptions{});
     ASSERT_TRUE(cases.ok()) << cases.error().message;
@@ -121,8 +124,12 @@ TEST(HcclvmRealSchedules, EveryDumpAsADatabaseGivesItsVerdict) {
   }
   for (const std::string& n : not_expressible) std::printf("not expressible as a database: %s\n", n.c_str());
   std::printf("%u dumps checked as databases (%u with ambiguous notify keys)\n", compared, ambiguous);
-  EXPECT_GE(compared, 28u);
-  EXPECT_EQ(ambiguous, 3u);
+  if (quick_tests()) {
+    EXPECT_GE(compared, 6u);
+  } else {
+    EXPECT_GE(compared, 28u);
+    EXPECT_EQ(ambiguous, 3u);
+  }
 }
 
 }  // namespace
