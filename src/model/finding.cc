@@ -28,7 +28,9 @@ std::string_view code_name(u16 code) {
     case 101: return "GRAPH_TRANSLATE_FAILED";
     case 102: return "GRAPH_DEADLOCK";
     case 103: return "GRAPH_UNMATCHED";
+    case 104: return "GRAPH_MEMBER_MISSING";
     case 105: return "GRAPH_STRUCTURE_INVALID";
+    case 106: return "GRAPH_SNAPSHOT_MISMATCH";
     case 107: return "GRAPH_RESOURCE_NOT_FOUND";
     case 108: return "GRAPH_REGISTER_UNINITIALIZED";
     case 109: return "GRAPH_OUT_OF_RANGE";
