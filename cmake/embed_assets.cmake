@@ -1,9 +1,12 @@
 # Turns files into a C++ header of string constants: run as
-#   cmake -DOUT=header.h -DINPUTS="a.js;b.css" -P embed_assets.cmake
+#   cmake -DOUT=header.h -DINPUTS="a.js;b.css" [-DFROM=where/they/are] -P embed_assets.cmake
 # Each file becomes `inline constexpr std::string_view kAsset_<name>` (the
 # file name with every non-alphanumeric character replaced by '_'), held in
 # a raw string literal so the file needs no escaping.
-set(body "// Generated from src/report/html/assets/ by cmake/embed_assets.cmake: do not edit.\n#pragma once\n\n#include <string_view>\n\nnamespace cc::assets {\n\n")
+if(NOT DEFINED FROM)
+  set(FROM "src/report/html/assets/")
+endif()
+set(body "// Generated from ${FROM} by cmake/embed_assets.cmake: do not edit.\n#pragma once\n\n#include <string_view>\n\nnamespace cc::assets {\n\n")
 foreach(in IN LISTS INPUTS)
   get_filename_component(fname "${in}" NAME)
   string(MAKE_C_IDENTIFIER "${fname}" id)

@@ -21,6 +21,7 @@ CommandRun add_gen_command(CLI::App& app);
 CommandRun add_mutate_command(CLI::App& app);
 CommandRun add_convert_command(CLI::App& app);
 CommandRun add_ccu_dis_command(CLI::App& app);
+CommandRun add_explain_command(CLI::App& app);
 
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);

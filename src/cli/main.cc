@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add(cc::add_mutate_command);
   add(cc::add_convert_command);
   add(cc::add_ccu_dis_command);
+  add(cc::add_explain_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
