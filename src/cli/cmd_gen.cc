@@ -28,10 +28,10 @@ std::string list_text() {
   for (const gen::Algorithm& a : gen::algorithms()) {
     std::string ops;
     for (OpType o : a.ops) ops += fmt::format("{}{}", ops.empty() ? "" : ",", name(o));
-    out += fmt::format("{:<18} {:<52} {} (algorithms.md {})\n", a.name, ops, a.summary, a.section);
+    out += fmt::format("{:<18} {:<52} {}\n", a.name, ops, a.summary);
   }
   for (const gen::AivAlgorithm& a : gen::aiv_algorithms())
-    out += fmt::format("{:<18} {:<52} {} (aiv.md §8; --blocks)\n", a.name, name(a.op), a.summary);
+    out += fmt::format("{:<18} {:<52} {} (--blocks)\n", a.name, name(a.op), a.summary);
   out += "ALGO may also name the operator (ring-allgather, mesh_ReduceScatter); hd is also rhd or "
          "recursive-hd.\n";
   return out;
@@ -125,7 +125,7 @@ CommandRun add_gen_command(CLI::App& app) {
   auto a = std::make_shared<GenArgs>();
   a->p.ranks = 4;
   a->p.count = 65536;
-  CLI::App* c = app.add_subcommand("gen", "write the trace of a reference schedule (algorithms.md)");
+  CLI::App* c = app.add_subcommand("gen", "write the trace of a reference schedule of HCCL's algorithms (--list lists them)");
   c->add_option("ALGO", a->algo, "the algorithm (see --list)");
   c->add_flag("--list", a->list, "print every algorithm with the operators it serves");
   c->add_option("--ranks", a->p.ranks, "number of ranks (default 4)");

@@ -24,11 +24,11 @@ struct MutateArgs {
 };
 
 std::string list_text() {
-  std::string out = fmt::format("{:<27} {:<8} {}\n", "KIND", "§17", "FAULT (codes that catch it)");
+  std::string out = fmt::format("{:<27} {}\n", "KIND", "FAULT (codes that catch it)");
   for (const mutate::FaultInfo& f : mutate::fault_kinds()) {
     std::string codes;
     for (u16 c : f.codes) codes += fmt::format("{}{}", codes.empty() ? "" : ",", c);
-    out += fmt::format("{:<27} {:<8} {} ({})\n", f.name, f.table.empty() ? "-" : f.table, f.what, codes);
+    out += fmt::format("{:<27} {} ({})\n", f.name, f.what, codes);
   }
   return out;
 }
@@ -113,7 +113,7 @@ int run_mutate(const MutateArgs& a) {
 
 CommandRun add_mutate_command(CLI::App& app) {
   auto a = std::make_shared<MutateArgs>();
-  CLI::App* c = app.add_subcommand("mutate", "write faulty variants of a trace (algorithms.md §17)");
+  CLI::App* c = app.add_subcommand("mutate", "write faulty variants of a trace (--list lists the faults)");
   c->add_option("INPUT", a->input, "a trace (or any input collcheck check reads)");
   c->add_flag("--list", a->list, "print the fault kinds");
   c->add_option("--kind", a->kind, "the fault kind (see --list), or all");

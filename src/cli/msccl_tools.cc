@@ -56,11 +56,11 @@ int run_gen_msccl(const std::string& algo, const std::string& op_type, unsigned 
 }
 
 std::string msccl_mutate_list_text() {
-  std::string out = fmt::format("{:<27} {:<8} {}\n", "KIND (MSCCL files)", "", "FAULT (codes that catch it)");
+  std::string out = fmt::format("{:<27} {}\n", "KIND (MSCCL files)", "FAULT (codes that catch it)");
   for (const mutate::MscclFaultInfo& f : mutate::msccl_faults()) {
     std::string codes;
     for (u16 c : f.codes) codes += fmt::format("{}{}", codes.empty() ? "" : ",", c);
-    out += fmt::format("{:<27} {:<8} {} ({})\n", f.name, "-", f.what, codes);
+    out += fmt::format("{:<27} {} ({})\n", f.name, f.what, codes);
   }
   return out;
 }

@@ -140,7 +140,9 @@ Status Writer::buffers() {
         break;
       }
     if (buf_[b].empty())
-      return Error{fmt::format("buffer type {} has no free ST buffer type to be written as (stlog.md \u00a74.3)", n)};
+      return Error{fmt::format("buffer type {} has no free ST buffer type to be written as (the ST format has a fixed set of buffer "
+                               "types, and the trace already uses every one that is left)",
+                               n)};
     note(fmt::format("buffer type {} written as BufferType::{} (the ST format has no {})", n, buf_[b], n));
   }
   return {};

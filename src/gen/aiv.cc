@@ -206,7 +206,7 @@ class Kernel {
 const std::vector<AivAlgorithm>& aiv_algorithms() {
   static const std::vector<AivAlgorithm> all = {
       {"aiv-allgather", OpType::AllGather,
-       "AIV kernel: own data staged into CCL, peers' CCL read by the blocks after READY flags (aiv.md §8)"},
+       "AIV kernel: own data staged into CCL, peers' CCL read by the blocks after READY flags"},
       {"aiv-allreduce", OpType::AllReduce,
        "AIV kernel: every block reduces its part of every peer's CCL into OUTPUT (atomic add)"},
   };

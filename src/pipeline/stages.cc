@@ -136,7 +136,7 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     } else if (!trace.op.known) {
       sink.add(setting_warning(
           "Stage SemanticCheck skipped: the operator parameters are unknown (ST log without --op or a "
-          "sidecar CASE.op.json / LOG.op.json, stlog.md \u00a76; an MSCCL send, recv or alltoallv, whose XML "
+          "sidecar CASE.op.json / LOG.op.json, README.md \"Supported inputs\"; an MSCCL send, recv or alltoallv, whose XML "
           "carries neither counts nor peers)."));
     } else {
       SemanticStats ss;

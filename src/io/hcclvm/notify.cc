@@ -94,7 +94,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
     } else if (x.ranks.size() == 1 && x.records != x.waits) {
       std::string note = fmt::format(
           "id {} is used only by rank {} ({} RECORD{}, {} WAIT{}): its counterpart on another rank is probably "
-          "missing; HCCL's peer inference made it local (hcclvm-db.md §11)",
+          "missing; HCCL's peer inference made it local",
           id_text, x.ranks[0], x.records, x.records == 1 ? "" : "s", x.waits, x.waits == 1 ? "" : "s");
       Finding f = import_warning("HCCLVM-W-NOTIFY-UNPAIRED", fmt::format("Notify {}.", note));
       f.tasks = x.tasks;

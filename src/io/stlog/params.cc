@@ -208,7 +208,7 @@ void infer_bounds(Trace& t, std::vector<Finding>& findings) {
     findings.push_back(make_finding(
         902, StageTag::Setting,
         fmt::format("Bounds of {} not checked: no size for it is known (the log holds none; give it in "
-                    "--op or a sidecar's \"buffers\"); declared as its furthest use, {:#x} bytes (stlog.md \u00a76).",
+                    "--op or a sidecar's \"buffers\"); declared as its furthest use, {:#x} bytes.",
                     t.buffers.name(b), furthest[b])));
   }
 }

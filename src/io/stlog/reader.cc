@@ -289,16 +289,16 @@ Status Parser::add_task(const StTask& s, u32 no, std::string_view text) {
     case StKind::AivTaskStub:
       unknown(111,
               "AIV kernel launch (AivTaskStub): the kernel's per-block work is not in the dump, so the dump is "
-              "incomplete and is not checked (stlog.md \u00a74.2).");
+              "incomplete and is not checked.");
       t.unchecked = true;
       break;
     case StKind::CcuGraph:
       unknown(111, "CCU graph task (\"[CCU GRAPH]\", legacy tree): its microcode is not in the dump, so the dump is "
-                   "incomplete and is not checked (stlog.md \u00a74.2).");
+                   "incomplete and is not checked.");
       t.unchecked = true;
       break;
     case StKind::Unsupported:
-      unknown(111, fmt::format("Unsupported task kind \"{}\": {} (stlog.md \u00a74.2).", s.kind_name,
+      unknown(111, fmt::format("Unsupported task kind \"{}\": {}.", s.kind_name,
                                unsupported_reason(s.kind_name)));
       break;
     case StKind::Unknown:
