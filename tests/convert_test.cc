@@ -33,13 +33,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace st;
 
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::string stlog_dir() { return source_dir() + "/tests/cases/stlog"; }
 
 // A finding as it must survive conversion: everything but source lines.

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -21,14 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-std::string errors_md() { return read_file(fs::path(source_dir()) / "docs" / "ERRORS.md"); }
+std::string errors_md() { return slurp(fs::path(source_dir()) / "docs" / "ERRORS.md"); }
 
 // The section of docs/ERRORS.md (as on disk) whose heading starts with `heading`.
 std::string section_on_disk(const std::string& heading) {
@@ -51,7 +43,7 @@ std::set<std::string> tags_in_sources() {
   for (const auto& e : fs::recursive_directory_iterator(fs::path(source_dir()) / "src")) {
     std::string ext = e.path().extension().string();
     if (!e.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
-    std::istringstream in(read_file(e.path()));
+    std::istringstream in(slurp(e.path()));
     std::string line;
     while (std::getline(in, line)) {
       for (std::sregex_iterator it(line.begin(), line.end(), literal), end; it != end; ++it) {

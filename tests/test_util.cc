@@ -83,14 +83,12 @@ std::string temp_path(const std::string& name) {
   return (dir / name).string();
 }
 
-namespace {
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
-}  // namespace
 
 RunResult run_collcheck(const std::string& args) {
   static int counter = 0;

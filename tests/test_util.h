@@ -46,6 +46,8 @@ bool tools_required();
 int run_shell(const std::string& command);
 
 std::string source_dir();
+// A file's whole content ("" if it cannot be read).
+std::string slurp(const std::string& path);
 std::string temp_path(const std::string& name);
 
 }  // namespace cc::test

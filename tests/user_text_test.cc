@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -14,13 +13,6 @@ namespace cc::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // The lines of `text` that name a private spec file or ../shared.
 std::vector<std::string> spec_mentions(const std::string& text) {
@@ -87,7 +79,7 @@ TEST(UserText, ReadmeDocsAndExamplesNameNoSpecFile) {
       if (e.is_regular_file() && e.path().extension() != ".png") files.push_back(e.path());
   EXPECT_GT(files.size(), 12u);
   for (const fs::path& f : files) {
-    std::vector<std::string> hits = spec_mentions(read_file(f));
+    std::vector<std::string> hits = spec_mentions(slurp(f));
     EXPECT_TRUE(hits.empty()) << f << ":" << joined(hits);
   }
 }
@@ -100,7 +92,7 @@ TEST(UserText, NoStringLiteralInTheSourcesNamesASpecFile) {
     std::string ext = e.path().extension().string();
     if (!e.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
     ++files;
-    std::istringstream in(read_file(e.path()));
+    std::istringstream in(slurp(e.path()));
     int n = 0;
     for (std::string line; std::getline(in, line);) {
       ++n;
