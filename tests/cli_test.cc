@@ -55,6 +55,37 @@ TEST(Cli, BadOptionValuesSayWhatToWrite) {
   EXPECT_EQ(run_collcheck("check -q --max-memory 4G --shard 1/1 --stages graph,sync" + ex).status, 0);
 }
 
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Cli, ADeadlockCascadeShowsItsRootCauseFirst) {
+  // 64 ranks blocked behind one WAIT whose notify nobody records: the text
+  // shows that WAIT and one line for the 127 findings it causes; -v shows
+  // them all (up to --max-errors per code); the summary says which is which.
+  std::string file = source_dir() + "/tests/cases/graph/102_cascade_ring64.jsonl.gz";
+  RunResult r = run_collcheck("check " + file);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(occurrences(r.out, "[ErrorCode: 102]"), 1u) << r.out;
+  // The RECORD the renamed WAIT should have consumed is no consequence of
+  // the deadlock: it is the other half of the typo, and shown.
+  EXPECT_EQ(occurrences(r.out, "[ErrorCode: 103]"), 1u) << r.out;
+  EXPECT_NE(r.out.find("RECORD(1\u21920 #0) executed but no WAIT consumed it."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Root cause: 63 other blocked streams hang on this one"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(+ 38 findings caused by this one, not shown: 102\u00d719, 103\u00d719; -v lists them)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("; 126 of 129 findings are consequences of 1 root cause"), std::string::npos) << r.out;
+  RunResult v = run_collcheck("check -v " + file);
+  EXPECT_EQ(occurrences(v.out, "[ErrorCode: 102]"), 20u);
+  EXPECT_EQ(occurrences(v.out, "[ErrorCode: 103]"), 20u);
+  EXPECT_NE(v.out.find("Consequence of the deadlock at 0/0/"), std::string::npos);
+  EXPECT_NE(v.out.find("Consequence of root cause 1: the WAIT meant to consume it is blocked behind it."),
+            std::string::npos);
+}
+
 TEST(Cli, DirectoryInParallelKeepsInputOrder) {
   std::string dir = source_dir() + "/tests/cases/graph";
   RunResult one = run_collcheck("check -q -j1 " + dir);

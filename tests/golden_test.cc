@@ -50,6 +50,7 @@ struct GoldenCase {
   std::set<int> codes;
   WarningSet warnings;
   bool check_codes = false;
+  int roots = -1, consequences = -1;  // roots=N consequences=M: cascades (rootCauses, consequences)
   std::string error;  // expected substring of standard error
   std::string args;
 };
@@ -104,6 +105,8 @@ bool parse_expect(const std::string& text, GoldenCase& c) {
     }
   }
   c.warnings = warnings_of(spec);
+  if (std::string n = field(spec, "roots"); !n.empty()) c.roots = std::stoi(n);
+  if (std::string n = field(spec, "consequences"); !n.empty()) c.consequences = std::stoi(n);
   std::size_t args = spec.find(" args=");
   if (args != std::string::npos) c.args = spec.substr(args + 6);
   std::string dir = fs::path(c.path).parent_path().string();
@@ -188,8 +191,11 @@ TEST_P(Golden, Case) {
   std::set<int> got;
   std::set<std::string> got_warnings;
   std::map<std::string, Outcome> per_operator;
+  int64_t roots = 0, consequences = 0;
   for (simdjson::dom::element input : doc["inputs"].get_array()) {
     std::string file{std::string_view(input["file"])};
+    roots += int64_t(input["stats"]["rootCauses"]);
+    consequences += int64_t(input["stats"]["consequences"]);
     Outcome& o = per_operator[file];
     o.verdict = std::string(std::string_view(input["verdict"]));
     for (simdjson::dom::element f : input["counts"].get_array()) {
@@ -203,6 +209,12 @@ TEST_P(Golden, Case) {
     }
   }
   EXPECT_EQ(got, c.codes) << c.path << "\n" << r.out;
+  if (c.roots >= 0) {
+    EXPECT_EQ(roots, c.roots) << c.path;
+  }
+  if (c.consequences >= 0) {
+    EXPECT_EQ(consequences, c.consequences) << c.path;
+  }
   if (c.warnings) {
     EXPECT_EQ(got_warnings, *c.warnings) << c.path << "\n" << r.out;
   }

@@ -97,10 +97,80 @@ TEST(Pairing, DeadlockChainNamesTheStreamsInTheCycle) {
   ASSERT_EQ(sink.findings().size(), 3u);
   const Finding& f = sink.findings()[0];
   EXPECT_EQ(f.code, 102);
-  EXPECT_EQ(f.details.back(), "Wait-for cycle: rank0/s0 \u2192 rank1/s0 \u2192 rank2/s0 \u2192 rank0/s0");
+  ASSERT_GE(f.details.size(), 2u);
+  EXPECT_EQ(f.details[f.details.size() - 2], "Wait-for cycle: rank0/s0 \u2192 rank1/s0 \u2192 rank2/s0 \u2192 rank0/s0");
+  // One cycle, one cause: the first stream of the cycle; the others hang on it.
+  EXPECT_EQ(f.cause_id, 1u);
+  EXPECT_EQ(f.details.back(),
+            "Root cause (a wait-for cycle): 2 other blocked streams hang on it (rank1/s0, rank2/s0); break the cycle "
+            "first.");
+  EXPECT_EQ(sink.findings()[1].consequence_of, 1u);
+  EXPECT_EQ(sink.findings()[2].consequence_of, 1u);
   EXPECT_NE(f.details[1].find("needs rank1/s0 (RECORD at 1/0/1) which is blocked at 1/0/0 WAIT(2\u21921 #1)"),
             std::string::npos)
       << f.details[1];
+}
+
+// A ring where rank 0 waits for a key nobody records: every other rank
+// hangs behind it, and the RECORDs each rank posted for its neighbour's last
+// WAIT stay unconsumed. One root cause; everything else says it follows.
+Trace blocked_ring(u32 n) {
+  TraceBuilder b(op_of(n));
+  for (u32 r = 0; r < n; ++r) {
+    b.record(r, 0, (r + n - 1) % n, 5);                      // for the previous rank's last WAIT
+    if (r == 0) b.wait(0, 0, n - 1, 9);                       // the typo: no RECORD #9 anywhere
+    else b.wait(r, 0, r - 1, 1);
+    b.record(r, 0, (r + 1) % n, 1);
+    b.wait(r, 0, (r + 1) % n, 5);
+  }
+  return b.finish();
+}
+
+TEST(Pairing, DeadlockCascadeHasOneRootCause) {
+  const u32 n = 64;
+  Trace t = blocked_ring(n);
+  TaskGraph g = build_graph(t);
+  FindingSink sink(1000);
+  check_gen_graph(t, g, sink);
+  u32 deadlocks = 0, unconsumed = 0, causes = 0, consequences = 0;
+  for (const Finding& f : sink.findings()) {
+    deadlocks += f.code == 102;
+    unconsumed += f.code == 103;
+    causes += f.cause_id != 0;
+    consequences += f.consequence_of == 1;
+  }
+  EXPECT_EQ(deadlocks, n);
+  EXPECT_EQ(unconsumed, n);
+  EXPECT_EQ(causes, 1u);
+  EXPECT_EQ(consequences, 2 * n - 1);
+  const Finding& root = sink.findings()[0];
+  EXPECT_EQ(root.code, 102);
+  EXPECT_EQ(root.cause_id, 1u);
+  EXPECT_EQ(root.tasks[0], 1u);  // rank 0's WAIT #9 (after its RECORD #5)
+  EXPECT_NE(root.details[1].find("no RECORD with this key exists anywhere"), std::string::npos) << root.details[1];
+  EXPECT_EQ(root.details.back(),
+            "Root cause: 63 other blocked streams hang on this one (rank1/s0, rank2/s0, rank3/s0, rank4/s0, "
+            "\u2026 (59 more)); fix this one first.");
+}
+
+TEST(Pairing, IndependentDeadlocksAreTheirOwnCauses) {
+  // Two rings of two ranks, each stuck on its own typo: two causes, each
+  // with its one consequence.
+  TraceBuilder b(op_of(4));
+  for (u32 base : {0u, 2u}) {
+    b.wait(base, 0, base + 1, 9);
+    b.record(base, 0, base + 1, 1);
+    b.wait(base + 1, 0, base, 1);
+  }
+  Trace t = b.finish();
+  TaskGraph g = build_graph(t);
+  FindingSink sink(20);
+  check_gen_graph(t, g, sink);
+  ASSERT_EQ(sink.findings().size(), 4u);
+  EXPECT_EQ(sink.findings()[0].cause_id, 1u);
+  EXPECT_EQ(sink.findings()[1].consequence_of, 1u);
+  EXPECT_EQ(sink.findings()[2].cause_id, 2u);
+  EXPECT_EQ(sink.findings()[3].consequence_of, 2u);
 }
 
 TEST(Pairing, ExplicitEdgesOrderAndCycles) {

@@ -46,6 +46,9 @@ struct CheckResult {
   std::vector<Finding> findings;  // capped per code, in stage order
   CountMap totals;                // found per (severity, code, tag), before capping
   u64 errors = 0, warnings = 0;
+  // Of those: root causes of cascades, and findings that are consequences
+  // of one (Finding::cause_id, consequence_of).
+  u64 root_causes = 0, consequences = 0;
   u32 ranks = 0, streams = 0;
   u64 tasks = 0;
   double ms = 0;  // whole check, excluding reading

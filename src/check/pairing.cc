@@ -135,18 +135,89 @@ class DeadlockExplainer {
   std::unordered_map<u32, u32> head_of_;  // stuck chain -> its head
 };
 
-void report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& out) {
-  if (g.complete) return;
+// Where a stuck head's wait-for chain ends: the chain whose head waits for
+// nothing that is itself stuck (no RECORD anywhere, every RECORD consumed,
+// a blocked CCU mission), or, for a cycle, the first chain of the cycle met.
+// Every head whose chain ends at the same place is blocked by one cause.
+// `root_of` memoises the answer for every chain met on the way, so that a
+// ring of thousands of blocked ranks costs one walk, not one per rank.
+u32 chain_root(const DeadlockExplainer& why, u32 head, const TaskGraph& g,
+               std::unordered_map<u32, u32>& root_of) {
+  std::vector<u32> path{g.chain(head)};
+  std::unordered_map<u32, std::size_t> on_path{{path[0], 0}};
+  u32 root = kNone;
+  Blocker b = why.blocker(head);
+  while (root == kNone) {
+    u32 nc = b.next_chain;
+    if (nc == kNone) {
+      root = path.back();  // waits for nothing stuck: the end of the chain
+    } else if (auto known = root_of.find(nc); known != root_of.end()) {
+      root = known->second;
+    } else if (auto at = on_path.find(nc); at != on_path.end()) {
+      root = *std::min_element(path.begin() + static_cast<std::ptrdiff_t>(at->second), path.end());  // a cycle
+    } else {
+      on_path.emplace(nc, path.size());
+      path.push_back(nc);
+      u32 nh = why.head(nc);
+      if (nh == kNone) root = nc;
+      else b = why.blocker(nh);
+    }
+  }
+  for (u32 c : path) root_of.emplace(c, root);
+  return root;
+}
+
+// Root causes of the deadlock, for 102 and the 103s it leaves behind.
+struct DeadlockCauses {
+  std::unordered_map<u32, u32> id_of_root;  // root chain -> cause id
+  std::unordered_map<u32, u32> root_of;     // stuck chain -> root chain
+};
+
+bool reported_by_expansion(const Trace& t, const DeadlockExplainer& why, u32 head) {
+  // CCU nodes, and placeholders that only wait for their blocked mission,
+  // are reported by the CCU and AIV expansions with the mission's state.
+  const Task& k = t.tasks[head];
+  return (k.flags & (kTaskCcu | kTaskAiv)) ||
+         ((k.type == TaskType::CCU_GRAPH || k.type == TaskType::AIV_GRAPH) && why.waits_for_blocked_mission(head));
+}
+
+DeadlockCauses report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& out) {
+  DeadlockCauses causes;
+  if (g.complete) return causes;
   DeadlockExplainer why(t, g);
+  // Group the stuck heads by the root of their wait-for chain; a group of
+  // more than one head reports its root's head first, as the cause, and
+  // the others as its consequences.
+  std::vector<u32> heads;
+  std::unordered_map<u32, std::vector<u32>> group;  // root chain -> heads, in order
+  std::vector<u32> roots;                           // in order of first appearance
   for (u32 head : g.blocked_heads) {
+    if (reported_by_expansion(t, why, head)) continue;
+    u32 root = chain_root(why, head, g, causes.root_of);
+    auto [it, fresh] = group.try_emplace(root);
+    if (fresh) roots.push_back(root);
+    it->second.push_back(head);
+  }
+  for (u32 root : roots) {
+    std::vector<u32>& members = group[root];
+    u32 root_head = why.head(root);
+    auto at = std::find(members.begin(), members.end(), root_head);
+    // (A root the CCU or AIV expansion reports is not among the members:
+    // those stay independent findings.)
+    if (at != members.end() && members.size() > 1) {
+      std::rotate(members.begin(), at, at + 1);  // the cause first
+      causes.id_of_root[root] = static_cast<u32>(causes.id_of_root.size() + 1);
+    }
+    for (u32 h : members) heads.push_back(h);
+  }
+  for (u32 head : heads) {
     const Task& k = t.tasks[head];
-    // CCU nodes, and placeholders that only wait for their blocked mission,
-    // are reported by the CCU expansion with the mission's state.
-    if ((k.flags & (kTaskCcu | kTaskAiv)) ||
-        ((k.type == TaskType::CCU_GRAPH || k.type == TaskType::AIV_GRAPH) && why.waits_for_blocked_mission(head)))
-      continue;
+    u32 root = causes.root_of[g.chain(head)];
+    auto id = causes.id_of_root.find(root);
+    bool is_cause = id != causes.id_of_root.end() && head == group[root].front();
     if (!out.wants(102)) {
       out.count(102, Severity::Error);
+      out.count_cascade(is_cause, id != causes.id_of_root.end() && !is_cause);
       continue;
     }
     u32 s = g.stream_of[head];
@@ -179,21 +250,64 @@ void report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& out) {
       f.details.push_back(step(nh, b.text));
     }
     f.details.push_back(fmt::format("Wait-for {}: {}", cycle ? "cycle" : "chain", chain));
+    if (id != causes.id_of_root.end()) {
+      const std::vector<u32>& members = group[root];
+      if (is_cause) {
+        f.cause_id = id->second;
+        std::string list;
+        for (std::size_t i = 1; i < members.size() && i <= 4; ++i)
+          list += fmt::format("{}{}", i > 1 ? ", " : "", stream_name(t, g.stream_of[members[i]]));
+        if (members.size() > 5) list += fmt::format(", \u2026 ({} more)", members.size() - 5);
+        f.details.push_back(fmt::format("Root cause{}: {} other blocked stream{} hang{} on {} ({}); {}.",
+                                        cycle ? " (a wait-for cycle)" : "", members.size() - 1,
+                                        members.size() == 2 ? "" : "s", members.size() == 2 ? "s" : "",
+                                        cycle ? "it" : "this one", list,
+                                        cycle ? "break the cycle first" : "fix this one first"));
+      } else {
+        f.consequence_of = id->second;
+        f.details.push_back(fmt::format("Consequence of the deadlock at {} (root cause {}).",
+                                        task_position(t, members.front()), id->second));
+      }
+    }
     f.tasks.push_back(head);
     out.add(std::move(f));
   }
+  return causes;
 }
 
-void report_unmatched(const Trace& t, const TaskGraph& g, FindingSink& out) {
+// The cause a RECORD left unconsumed by a deadlock belongs to: a WAIT with
+// its key never ran because its stream is stuck behind that cause.
+u32 record_cause(const Trace& t, const TaskGraph& g, const DeadlockCauses& causes, u32 record) {
+  u32 key = g.key_of[record];
+  if (key == kNone || causes.id_of_root.empty()) return 0;
+  for (u32 i = g.key_begin[key]; i < g.key_begin[key + 1]; ++i) {
+    u32 w = g.key_tasks[i];
+    if (t.tasks[w].type != TaskType::WAIT || g.executed(w)) continue;
+    auto root = causes.root_of.find(g.chain(w));
+    if (root == causes.root_of.end()) continue;
+    auto id = causes.id_of_root.find(root->second);
+    if (id != causes.id_of_root.end()) return id->second;
+  }
+  return 0;
+}
+
+void report_unmatched(const Trace& t, const TaskGraph& g, const DeadlockCauses& causes, FindingSink& out) {
   for (u32 r : g.unconsumed_records) {
     if (!out.wants(103)) {
       out.count(103, Severity::Error);
+      out.count_cascade(false, record_cause(t, g, causes, r) != 0);
       continue;
     }
     Finding f = make_finding(
         103, StageTag::GenGraph,
         fmt::format("{} executed but no WAIT consumed it.", describe_sync(t, r)));
     f.details.push_back("Record : " + task_line(t, r));
+    if (u32 cause = record_cause(t, g, causes, r)) {
+      f.consequence_of = cause;
+      f.details.push_back(fmt::format("Consequence of root cause {}: the WAIT meant to consume it is blocked behind "
+                                      "it.",
+                                      cause));
+    }
     f.tasks.push_back(r);
     out.add(std::move(f));
   }
@@ -203,8 +317,8 @@ void report_unmatched(const Trace& t, const TaskGraph& g, FindingSink& out) {
 
 void check_gen_graph(const Trace& trace, const TaskGraph& graph, FindingSink& out) {
   report_invalid_syncs(trace, out);
-  report_deadlock(trace, graph, out);
-  report_unmatched(trace, graph, out);
+  DeadlockCauses causes = report_deadlock(trace, graph, out);
+  report_unmatched(trace, graph, causes, out);
 }
 
 }  // namespace cc

@@ -12,9 +12,15 @@ void FindingSink::count(u16 code, Severity s, std::string_view tag) {
   (s == Severity::Error ? errors_ : warnings_)++;
 }
 
+void FindingSink::count_cascade(bool cause, bool consequence) {
+  causes_ += cause;
+  consequences_ += consequence;
+}
+
 void FindingSink::add(Finding f) {
   std::string tag = f.code == 0 ? f.tag : std::string();
   count(f.code, f.severity, tag);
+  count_cascade(f.cause_id != 0, f.consequence_of != 0);
   u64& kept = kept_[{f.code, tag}];
   if (kept >= cap_) return;
   ++kept;

@@ -24,6 +24,11 @@ class FindingSink {
   bool wants(u16 code, std::string_view tag = {}) const;
   void add(Finding f);
   void count(u16 code, Severity s, std::string_view tag = {});  // a finding not kept
+  // A root cause or a consequence (Finding::cause_id, consequence_of) that
+  // was counted but not kept; add() counts those it keeps.
+  void count_cascade(bool cause, bool consequence);
+  u64 root_causes() const { return causes_; }
+  u64 consequences() const { return consequences_; }
 
   const std::vector<Finding>& findings() const { return findings_; }
   std::vector<Finding>& findings() { return findings_; }
@@ -38,6 +43,7 @@ class FindingSink {
   CountMap totals_;
   std::map<std::pair<u16, std::string>, u64> kept_;
   u64 errors_ = 0, warnings_ = 0;
+  u64 causes_ = 0, consequences_ = 0;
 };
 
 }  // namespace cc

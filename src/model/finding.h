@@ -48,6 +48,11 @@ struct Finding {
   std::vector<std::string> details;  // further lines, printed indented
   std::vector<u32> tasks;            // task ids in the trace, in order of mention
   std::vector<TaskRef> refs;         // the same tasks, resolved (run_checks fills it)
+  // Cascades (one stuck WAIT blocking sixty streams): the finding to fix
+  // carries cause_id > 0, unique within one check; each finding it causes
+  // carries consequence_of = that id. 0 and 0: an independent finding.
+  u32 cause_id = 0;
+  u32 consequence_of = 0;
 };
 
 // Name of an error code (e.g. 302 -> "MEMCONFLICT_DETECTED"); "" if unknown.

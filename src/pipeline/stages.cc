@@ -48,6 +48,8 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
   res.totals = sink.totals();
   res.errors = sink.errors();
   res.warnings = sink.warnings();
+  res.root_causes = sink.root_causes();
+  res.consequences = sink.consequences();
   res.pass = res.errors == 0;
   res.ms = ms_since(t_all);
   return res;

@@ -13,6 +13,10 @@ void append_finding(std::string& out, const Finding& f) {
   out += fmt::format("{{\"code\":{},\"name\":{},\"stage\":{},\"severity\":\"{}\",\"message\":{}",
                      f.code, json_quote(finding_name(f)), json_quote(name(f.stage)),
                      f.severity == Severity::Error ? "error" : "warning", json_quote(f.message));
+  // Cascades: "rootCause": N on the finding to fix, "consequenceOf": N on
+  // each one it causes (absent on independent findings).
+  if (f.cause_id) out += fmt::format(",\"rootCause\":{}", f.cause_id);
+  if (f.consequence_of) out += fmt::format(",\"consequenceOf\":{}", f.consequence_of);
   out += ",\"details\":[";
   for (std::size_t i = 0; i < f.details.size(); ++i)
     out += (i ? "," : "") + json_quote(f.details[i]);
@@ -50,8 +54,9 @@ void append_result(std::string& out, const CheckResult& r) {
     first = false;
   }
   out += fmt::format("],\"stats\":{{\"ranks\":{},\"streams\":{},\"tasks\":{},\"ms\":{:.3f},"
-                     "\"readMs\":{:.3f},\"errors\":{},\"warnings\":{},\"stages\":{{",
-                     r.ranks, r.streams, r.tasks, r.ms, r.read_ms, r.errors, r.warnings);
+                     "\"readMs\":{:.3f},\"errors\":{},\"warnings\":{},\"rootCauses\":{},\"consequences\":{},\"stages\":{{",
+                     r.ranks, r.streams, r.tasks, r.ms, r.read_ms, r.errors, r.warnings, r.root_causes,
+                     r.consequences);
   for (std::size_t i = 0; i < r.times.size(); ++i)
     out += fmt::format("{}{}:{:.3f}", i ? "," : "", json_quote(r.times[i].stage), r.times[i].ms);
   out += "}}}";

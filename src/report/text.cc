@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 namespace cc {
 
@@ -48,8 +49,14 @@ std::string verdict_line(const CheckResult& r) {
 
 std::string summary_line(const CheckResult& r) {
   double ms = r.ms + r.read_ms;
-  return fmt::format("collcheck: {} ranks={} tasks={} in {} ms", verdict_line(r), r.ranks, r.tasks,
-                     static_cast<u64>(std::llround(ms)));
+  std::string out = fmt::format("collcheck: {} ranks={} tasks={} in {} ms", verdict_line(r), r.ranks, r.tasks,
+                                static_cast<u64>(std::llround(ms)));
+  // Cascades: how many of the findings are the ones to fix.
+  if (r.consequences)
+    out += fmt::format("; {} of {} findings {} of {}", r.consequences, r.errors + r.warnings,
+                       r.consequences == 1 ? "is a consequence" : "are consequences",
+                       plural(r.root_causes, "root cause"));
+  return out;
 }
 
 std::string format_text_report(const CheckResult& r, const Trace* trace, Verbosity v,
@@ -57,7 +64,28 @@ std::string format_text_report(const CheckResult& r, const Trace* trace, Verbosi
   (void)trace;
   std::string out;
   if (v != Verbosity::Quiet) {
-    for (const Finding& f : r.findings) out += format_finding(f) + "\n";
+    // Root causes and independent findings in full; a cause's consequences
+    // (the streams blocked behind one stuck WAIT, the RECORDs they left
+    // unconsumed) as one line after it, unless -v asks for every one.
+    std::map<u32, std::map<std::string, u64>> hidden;  // cause id -> code -> count
+    if (v != Verbosity::Verbose)
+      for (const Finding& f : r.findings)
+        if (f.consequence_of) hidden[f.consequence_of][f.code ? std::to_string(f.code) : f.tag]++;
+    for (const Finding& f : r.findings) {
+      if (f.consequence_of && v != Verbosity::Verbose) continue;
+      out += format_finding(f);
+      if (auto h = hidden.find(f.cause_id); f.cause_id && h != hidden.end()) {
+        u64 n = 0;
+        std::string codes;
+        for (const auto& [code, k] : h->second) {
+          n += k;
+          codes += fmt::format("{}{}\u00d7{}", codes.empty() ? "" : ", ", code, k);
+        }
+        out += fmt::format("  (+ {} caused by this one, not shown: {}; -v lists them)\n", plural(n, "finding"),
+                           codes);
+      }
+      out += "\n";
+    }
     CountMap kept;
     for (const Finding& f : r.findings)
       kept[{f.severity, f.code, f.code == 0 ? f.tag : std::string()}]++;

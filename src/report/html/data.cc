@@ -235,6 +235,7 @@ void append_findings(std::string& out, const Trace& t, const CheckResult& r, con
     out += fmt::format("{}{{\"code\":{},\"name\":{},\"stage\":{},\"severity\":\"{}\",\"message\":{},",
                        i ? "," : "", f.code, json_quote(finding_name(f)), json_quote(name(f.stage)),
                        f.severity == Severity::Error ? "error" : "warning", json_quote(f.message));
+    out += fmt::format("\"rootCause\":{},\"consequenceOf\":{},", f.cause_id, f.consequence_of);
     append_array(out, "details", f.details, [](std::string& o, const std::string& d) { o += json_quote(d); });
     std::vector<u32> ids;
     for (u32 id : f.tasks)

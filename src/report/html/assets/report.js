@@ -152,8 +152,14 @@
   $('finding-count').textContent = '(' + D.findings.length + ')';
   const list = $('findings');
   if (!D.findings.length) list.appendChild(el('li', 'none hint', 'No findings: every check passed.'));
-  D.findings.forEach(function (f, k) {
-    const li = el('li', 'finding sev-' + f.severity);
+  // Root causes on top, then independent findings, then what the causes
+  // brought about (each says which cause); numbers stay those of the data.
+  const rank = function (f) { return f.rootCause ? 0 : f.consequenceOf ? 2 : 1; };
+  const order = D.findings.map(function (f, k) { return k; });
+  order.sort(function (a, b) { return rank(D.findings[a]) - rank(D.findings[b]) || a - b; });
+  order.forEach(function (k) {
+    const f = D.findings[k];
+    const li = el('li', 'finding sev-' + f.severity + (f.rootCause ? ' root-cause' : f.consequenceOf ? ' consequence' : ''));
     li.dataset.index = k + 1;
     const top = el('div');
     top.appendChild(el('span', 'num', '#' + (k + 1)));
@@ -161,6 +167,8 @@
     top.appendChild(document.createTextNode(' '));
     top.appendChild(el('span', 'name', (f.code ? f.name + ' \u00b7 ' : '') + f.stage +
       (f.severity === 'warning' ? ' \u00b7 warning' : '')));
+    if (f.rootCause) top.appendChild(el('span', 'badge', 'root cause ' + f.rootCause));
+    if (f.consequenceOf) top.appendChild(el('span', 'badge', 'consequence of ' + f.consequenceOf));
     li.appendChild(top);
     li.appendChild(el('div', 'msg', f.message));
     if (f.refs.length)
