@@ -58,7 +58,7 @@ ok "cpack -G DEB made ${deb##*/}"
 
 # Depends: every shared library the binary needs, found by dpkg-shlibdeps.
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libc6 libstdc++6 libsimdjson libfmt zlib1g libzstd libsqlite3; do
+for p in libc6 libstdc++6 libsimdjson libfmt zlib1g libzstd libsqlite3 libxml2; do
   echo "$depends" | grep -q "$p" || fail "Depends lacks $p: $depends"
 done
 ok "Depends: $depends"
