@@ -9,7 +9,6 @@
 
 #include "cli/commands.h"
 #include "export/jsonl.h"
-#include "io/aiv/lines.h"
 #include "io/read.h"
 #include "report/output_path.h"
 #include "export/stlog.h"
@@ -42,7 +41,7 @@ std::string jsonl_text(const LoadedCase& c) {
   for (const std::string& n : c.read.notes) out += "# " + n + "\n";
   out += jsonl_header(c.read.trace, c.read.findings);
   out += jsonl_ccu_lines(c.read.trace);
-  out += aiv_io::jsonl_aiv_lines(c.read.trace);
+  out += jsonl_aiv_lines(c.read.trace);
   for (u32 id = 0; id < c.read.trace.tasks.size(); ++id) append_jsonl_task(c.read.trace, id, out);
   return out;
 }

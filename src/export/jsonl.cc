@@ -9,7 +9,6 @@
 #include <map>
 
 #include "model/ccu_word.h"
-#include "io/aiv/lines.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/reader.h"
 #include "text/json.h"
@@ -121,6 +120,29 @@ bool has_ccu_data(const Trace& t) {
 
 }  // namespace
 
+namespace {
+
+// Whether the trace has AIV data to write (format version 2).
+bool has_aiv_data(const Trace& t) { return t.aiv.has_input(); }
+
+// `,"launch":L` of an AIV_GRAPH task.
+void append_aiv_task_fields(const Trace& t, const Task& k, std::string& out) {
+  if (k.notify < t.aiv.records.size()) out += fmt::format(",\"launch\":{}", t.aiv.records[k.notify].launch);
+}
+
+}  // namespace
+
+std::string jsonl_aiv_lines(const Trace& t) {
+  std::vector<const AivSnapshot*> order;
+  for (const AivSnapshot& s : t.aiv.snapshots) order.push_back(&s);
+  std::sort(order.begin(), order.end(), [](const AivSnapshot* a, const AivSnapshot* b) {
+    return std::pair(a->rank, a->launch) < std::pair(b->rank, b->launch);
+  });
+  std::string out;
+  for (const AivSnapshot* s : order) out += "{\"aiv\":" + s->json + "}\n";
+  return out;
+}
+
 std::string jsonl_ccu_lines(const Trace& t) {
   std::string out;
   auto it = std::back_inserter(out);
@@ -155,7 +177,7 @@ std::string jsonl_ccu_lines(const Trace& t) {
 }
 
 std::string jsonl_header(const Trace& t, const std::vector<Finding>& carried) {
-  bool ccu = has_ccu_data(t) || aiv_io::has_aiv_data(t);
+  bool ccu = has_ccu_data(t) || has_aiv_data(t);
   std::string out = fmt::format("{{\"format\":\"collcheck-trace\",\"version\":{}", ccu ? kTraceVersion : 1);
   if (!t.name.empty()) out += ",\"name\":" + json_quote(t.name);
   out += ",\"op\":";
@@ -266,7 +288,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       break;
     }
     case TaskType::AIV_GRAPH:
-      aiv_io::append_aiv_task_fields(t, k, out);
+      append_aiv_task_fields(t, k, out);
       break;
     case TaskType::UNKNOWN:
       break;
@@ -284,7 +306,7 @@ std::string jsonl_task(const Trace& t, u32 id) {
 }
 
 Status write_jsonl(const Trace& t, std::FILE* f, const std::vector<Finding>& carried) {
-  std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t) + aiv_io::jsonl_aiv_lines(t);
+  std::string buf = jsonl_header(t, carried) + jsonl_ccu_lines(t) + jsonl_aiv_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     append_jsonl_task(t, id, buf);
     if (buf.size() > (1u << 20)) {
@@ -306,7 +328,7 @@ Status write_jsonl_file(const Trace& t, const std::string& path, const std::vect
 }
 
 std::string to_jsonl(const Trace& t, const std::vector<Finding>& carried) {
-  std::string out = jsonl_header(t, carried) + jsonl_ccu_lines(t) + aiv_io::jsonl_aiv_lines(t);
+  std::string out = jsonl_header(t, carried) + jsonl_ccu_lines(t) + jsonl_aiv_lines(t);
   for (u32 id = 0; id < t.tasks.size(); ++id) append_jsonl_task(t, id, out);
   return out;
 }

@@ -22,6 +22,8 @@ std::string jsonl_op(const Op& op);
 void append_buffer_sizes(std::string& out, const Trace& trace, const std::vector<std::string>& names);
 // The CCU data lines (images, channels, addresses, die bases), "" if none.
 std::string jsonl_ccu_lines(const Trace& trace);
+// The AIV snapshot lines of a trace, in (rank, launch) order ("" if none).
+std::string jsonl_aiv_lines(const Trace& trace);
 // One task line (with its newline).
 std::string jsonl_task(const Trace& trace, u32 task);
 // Appends the task line to `out` (the fast path for large traces).

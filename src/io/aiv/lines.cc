@@ -91,23 +91,6 @@ Status finish_aiv_lines(const Trace& t, u32 header_line, u32& line) {
   return {};
 }
 
-bool has_aiv_data(const Trace& t) { return t.aiv.has_input(); }
-
-std::string jsonl_aiv_lines(const Trace& t) {
-  std::vector<const AivSnapshot*> order;
-  for (const AivSnapshot& s : t.aiv.snapshots) order.push_back(&s);
-  std::sort(order.begin(), order.end(), [](const AivSnapshot* a, const AivSnapshot* b) {
-    return std::pair(a->rank, a->launch) < std::pair(b->rank, b->launch);
-  });
-  std::string out;
-  for (const AivSnapshot* s : order) out += "{\"aiv\":" + s->json + "}\n";
-  return out;
-}
-
-void append_aiv_task_fields(const Trace& t, const Task& k, std::string& out) {
-  if (k.notify < t.aiv.records.size()) out += fmt::format(",\"launch\":{}", t.aiv.records[k.notify].launch);
-}
-
 void attach_snapshot_files(Trace& t, const std::string& dir, std::vector<Finding>& findings) {
   namespace fs = std::filesystem;
   std::set<std::string> used;

@@ -1,8 +1,8 @@
 // AIV data in the trace format (aiv.md §3, docs/AIV_MODE.md): the
 // `{"aiv":{…}}` snapshot lines and the `launch` of AIV_GRAPH task lines,
-// read and written; and the snapshot files beside an HCCL VM database
-// (aiv.md §2.2). Parsers return "" or what is wrong (the caller adds
-// FILE:LINE and exits 2).
+// read (export/jsonl writes them); and the snapshot files beside an HCCL VM
+// database (aiv.md §2.2). Parsers return an Error saying what is wrong (the
+// caller adds FILE:LINE and exits 2).
 #pragma once
 
 #include <simdjson.h>
@@ -24,13 +24,6 @@ Status parse_aiv_task(simdjson::dom::element task_line, Trace& t, Task& task);
 // order): the names AIV_UB and AIV_COMM are reserved in a trace with AIV
 // data. Returns "" or what is wrong, with `line` the line to name.
 Status finish_aiv_lines(const Trace& t, u32 header_line, u32& line);
-
-// The snapshot lines of a trace, in (rank, launch) order ("" if none).
-std::string jsonl_aiv_lines(const Trace& t);
-// `,"launch":L` of an AIV_GRAPH task.
-void append_aiv_task_fields(const Trace& t, const Task& k, std::string& out);
-// Whether the trace has AIV data to write (format version 2).
-bool has_aiv_data(const Trace& t);
 
 // HCCL VM databases: reads the snapshot file of every AIV_GRAPH task of `t`
 // (positions are append order, before finalize_trace) from `dir`. A file
