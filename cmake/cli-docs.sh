@@ -138,10 +138,10 @@ END {
     }
   }
   print ".SH EXIT STATUS"
-  print ".TP"; print "0"; print "every operator passes (warnings allowed)"
-  print ".TP"; print "1"; print "at least one operator fails"
+  print ".TP"; print "0"; print "every operator passes (warnings allowed, unless \\-\\-fail\\-on warning); always with \\-\\-exit\\-zero unless an input is unusable"
+  print ".TP"; print "1"; print "at least one operator fails (with \\-\\-fail\\-on warning: or has a warning)"
   print ".TP"; print "2"
-  print "an input or the command line is unusable; takes precedence over 1"
+  print "an input or the command line is unusable; takes precedence over 1, whatever \\-\\-exit\\-zero says"
   print ".SH SEE ALSO"
   print ".BR dot (1)"
   print ".PP"

@@ -44,10 +44,11 @@ endif()
 install(TARGETS collcheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The documentation keeps the layout of the source tree, so that the README's
-# links (docs/DESIGN.md, docs/html-report.png) hold where it is installed.
+# links (docs/DESIGN.md, docs/html-report.png) hold where it is installed;
+# docs/report.schema.json describes the JSON report for tools that read it.
 file(GLOB COLLCHECK_DOC_FILES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/docs/*.md ${CMAKE_SOURCE_DIR}/docs/*.png ${CMAKE_SOURCE_DIR}/docs/*.svg
-  ${CMAKE_SOURCE_DIR}/docs/*.jpg)
+  ${CMAKE_SOURCE_DIR}/docs/*.jpg ${CMAKE_SOURCE_DIR}/docs/*.json)
 file(GLOB COLLCHECK_TOP_DOC_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/ERRORS.md)
 install(FILES ${COLLCHECK_TOP_DOC_FILES} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${COLLCHECK_DOC_FILES} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

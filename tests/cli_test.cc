@@ -5,7 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "report/error_docs.h"
+#include "report/junit.h"
 #include "report/output_path.h"
+#include "report/sarif.h"
+#include "text/xml.h"
 #include "test_util.h"
 
 namespace cc::test {
@@ -238,6 +242,216 @@ TEST(OutputPath, OneFilePerCase) {
   EXPECT_EQ(case_output_path("dir.v2/out", "a#b.log", "a#b.log#Suite.Test/1#2", true), "dir.v2/out.Suite.Test_1_2");
   EXPECT_EQ(case_output_path("d/.hidden", "x", "x#a b", true), "d/.hidden.a_b");
   EXPECT_EQ(case_output_path("-", "x", "x#a", true), "-");
+}
+
+}  // namespace
+}  // namespace cc::test
+
+// The options CI uses: --exit-zero, --fail-on, the tally after several
+// operators and -q, --sarif and --junit (their formats are validated
+// against their schemas by tests/schemas/reports_test.py).
+namespace cc::test {
+namespace {
+
+std::string ok_input() { return source_dir() + "/examples/allgather2.jsonl"; }
+std::string fail_input() { return source_dir() + "/tests/cases/graph/102_103_typo.jsonl"; }
+std::string bad_input() { return source_dir() + "/tests/cases/malformed/garbage.jsonl"; }
+// PASS with two warnings (ATOMIC-REDUCE-ORDER, and 902 for the stage left out).
+std::string warn_args() {
+  return "--stages graph,single,sync,mem " + source_dir() + "/tests/cases/mem/pass_atomic_reduce.jsonl";
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(CliCi, ExitZeroKeepsFindingsButExitsZero) {
+  RunResult plain = run_collcheck("check " + fail_input());
+  RunResult zero = run_collcheck("check --exit-zero " + fail_input());
+  EXPECT_EQ(plain.status, 1);
+  EXPECT_EQ(zero.status, 0) << zero.out << zero.err;
+  EXPECT_EQ(zero.out, plain.out.substr(0, plain.out.rfind(" in ")) + zero.out.substr(zero.out.rfind(" in ")))
+      << "the same report, only the exit status differs";
+  EXPECT_NE(zero.out.find(": FAIL ("), std::string::npos);
+  // An unusable input is still exit 2; so is a wrong --fail-on.
+  EXPECT_EQ(run_collcheck("check --exit-zero " + fail_input() + " " + bad_input()).status, 2);
+  EXPECT_EQ(run_collcheck("check --fail-on never " + ok_input()).status, 2);
+}
+
+TEST(CliCi, FailOnWarning) {
+  RunResult dflt = run_collcheck("check " + warn_args());
+  EXPECT_EQ(dflt.status, 0) << dflt.out << dflt.err;
+  EXPECT_NE(dflt.out.find(": PASS (0 errors; 2 warnings"), std::string::npos) << dflt.out;
+  EXPECT_EQ(run_collcheck("check --fail-on error " + warn_args()).status, 0);
+  RunResult strict = run_collcheck("check --fail-on warning " + warn_args());
+  EXPECT_EQ(strict.status, 1) << strict.out;
+  EXPECT_NE(strict.out.find(": PASS (0 errors; 2 warnings"), std::string::npos) << "the verdict stays PASS";
+  EXPECT_EQ(run_collcheck("check --fail-on warning " + ok_input()).status, 0) << "no finding, no failure";
+  EXPECT_EQ(run_collcheck("check --fail-on warning --exit-zero " + warn_args()).status, 0);
+  // With --fail-on warning, the tally says why a PASS failed the run (the
+  // stages left out give the first input a 902 too).
+  RunResult batch = run_collcheck("check --fail-on warning " + ok_input() + " " + fail_input() + " " + warn_args());
+  EXPECT_EQ(batch.status, 1);
+  EXPECT_NE(batch.out.find("collcheck: 3 operators: 2 PASS (2 with warnings), 1 FAIL, 0 unusable\n"),
+            std::string::npos)
+      << batch.out;
+}
+
+TEST(CliCi, TallyAfterSeveralOperatorsOnly) {
+  RunResult one = run_collcheck("check " + ok_input());
+  EXPECT_EQ(count_of(one.out, "\n"), 1u) << "one operator: its summary line alone\n" << one.out;
+  RunResult two = run_collcheck("check " + ok_input() + " " + fail_input());
+  EXPECT_EQ(two.status, 1);
+  std::string last = two.out.substr(two.out.rfind('\n', two.out.size() - 2) + 1);
+  EXPECT_EQ(last, "collcheck: 2 operators: 1 PASS, 1 FAIL, 0 unusable\n") << two.out;
+  RunResult three = run_collcheck("check " + ok_input() + " " + fail_input() + " " + bad_input());
+  EXPECT_EQ(three.status, 2);
+  EXPECT_NE(three.out.find("collcheck: 2 operators: 1 PASS, 1 FAIL, 1 unusable\n"), std::string::npos)
+      << three.out;
+  // Several operators of one file (an ST log) are a batch too.
+  RunResult log = run_collcheck("check -q " + source_dir() + "/tests/cases/stlog/suite.log");
+  EXPECT_NE(log.out.find("collcheck: 22 operators: 8 PASS, 14 FAIL, 0 unusable\n"), std::string::npos) << log.out;
+  // With the human report on standard error, so is the tally.
+  RunResult json = run_collcheck("check --json - " + ok_input() + " " + fail_input());
+  EXPECT_EQ(json.out.find("operators:"), std::string::npos);
+  EXPECT_NE(json.err.find("collcheck: 2 operators: 1 PASS, 1 FAIL, 0 unusable"), std::string::npos) << json.err;
+}
+
+TEST(CliCi, QuietShowsOnlyFailingOperatorsAndTheTally) {
+  RunResult q = run_collcheck("check -q " + ok_input() + " " + fail_input());
+  EXPECT_EQ(q.out.find("allgather2.jsonl: PASS"), std::string::npos) << q.out;
+  EXPECT_NE(q.out.find("102_103_typo.jsonl: FAIL"), std::string::npos) << q.out;
+  EXPECT_EQ(q.out.find("[ErrorCode"), std::string::npos) << "no finding blocks with -q";
+  EXPECT_EQ(count_of(q.out, "\n"), 2u) << q.out;
+  // Nothing failing: the tally alone.
+  RunResult pass = run_collcheck("check -q " + ok_input() + " " + ok_input());
+  EXPECT_EQ(pass.out, "collcheck: 2 operators: 2 PASS, 0 FAIL, 0 unusable\n");
+  // One operator: its summary line, PASS or FAIL, as before.
+  EXPECT_NE(run_collcheck("check -q " + ok_input()).out.find("allgather2.jsonl: PASS"), std::string::npos);
+}
+
+TEST(CliCi, SarifReport) {
+  std::string path = temp_path("cli.sarif");
+  std::filesystem::remove(path);
+  RunResult r = run_collcheck(fmt::format("check -q --sarif {} {}", path, fail_input()));
+  EXPECT_EQ(r.status, 1) << r.err;
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_EQ(p.load(path).get(doc), simdjson::SUCCESS);
+  EXPECT_EQ(std::string_view(doc["version"]), "2.1.0");
+  simdjson::dom::element run = doc["runs"].at(0);
+  EXPECT_EQ(std::string_view(run["tool"]["driver"]["name"]), "collcheck");
+  // Rules 102, 103 and 902, each once; a result per finding.
+  // Their text is their section of docs/ERRORS.md.
+  std::vector<std::string> rules;
+  for (simdjson::dom::element rule : run["tool"]["driver"]["rules"].get_array()) {
+    rules.emplace_back(std::string_view(rule["id"]));
+    const ErrorDoc* doc = find_error_doc(rules.back());
+    ASSERT_NE(doc, nullptr) << rules.back();
+    EXPECT_EQ(std::string_view(rule["shortDescription"]["text"]), doc->summary);
+    EXPECT_EQ(std::string_view(rule["help"]["text"]), doc->body);
+    EXPECT_EQ(std::string_view(rule["name"]), doc->name);
+  }
+  EXPECT_EQ(rules, (std::vector<std::string>{"102", "103", "902"}));
+  simdjson::dom::element first = run["results"].at(0);
+  EXPECT_EQ(std::string_view(first["ruleId"]), "102");
+  EXPECT_EQ(std::string_view(first["level"]), "error");
+  EXPECT_NE(std::string_view(first["message"]["text"]).find("Deadlock"), std::string_view::npos);
+  simdjson::dom::element loc = first["locations"].at(0)["physicalLocation"];
+  EXPECT_EQ(std::string_view(loc["artifactLocation"]["uri"]), fail_input());
+  EXPECT_EQ(uint64_t(loc["region"]["startLine"]), 15u);
+  EXPECT_EQ(std::string_view(first["locations"].at(0)["logicalLocations"].at(0)["name"]), "1/0/5");
+  EXPECT_EQ(run["results"].get_array().size(), 3u);
+  // To standard output, alone; the human report moves to standard error.
+  RunResult out = run_collcheck("check --sarif - " + ok_input());
+  EXPECT_EQ(out.status, 0);
+  EXPECT_EQ(out.out.rfind("{\"$schema\":", 0), 0u) << out.out;
+  EXPECT_NE(out.err.find("PASS"), std::string::npos);
+  // Two reports into one file, or two to standard output: usage errors.
+  EXPECT_EQ(run_collcheck(fmt::format("check --sarif {0} --json {0} {1}", path, ok_input())).status, 2);
+  EXPECT_EQ(run_collcheck("check --sarif - --junit - " + ok_input()).status, 2);
+  // A report that cannot be written: a 501 finding.
+  RunResult bad = run_collcheck("check --sarif /no/such/dir/r.sarif " + ok_input());
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("[ErrorCode: 501]"), std::string::npos) << bad.out;
+}
+
+TEST(CliCi, SarifUri) {
+  EXPECT_EQ(sarif_uri("traces/ring 8.jsonl"), "traces/ring%208.jsonl");
+  EXPECT_EQ(sarif_uri("a#b.log"), "a%23b.log");
+  EXPECT_EQ(sarif_uri("dir\\x.db"), "dir/x.db");
+  EXPECT_EQ(sarif_uri("/abs/t.jsonl"), "/abs/t.jsonl");
+  EXPECT_EQ(sarif_uri("\xc3\xa9.jsonl"), "%C3%A9.jsonl");
+}
+
+TEST(CliCi, JunitReport) {
+  std::string path = temp_path("cli-junit.xml");
+  std::filesystem::remove(path);
+  RunResult r = run_collcheck(
+      fmt::format("check -q --junit {} {} {} {}", path, ok_input(), fail_input(), bad_input()));
+  EXPECT_EQ(r.status, 2);
+  std::string xml = slurp(path);
+  EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"collcheck\" tests=\"3\" "
+                      "failures=\"1\" errors=\"1\"",
+                      0),
+            0u)
+      << xml;
+  EXPECT_EQ(count_of(xml, "<testsuite "), 3u);
+  EXPECT_EQ(count_of(xml, "<testcase "), 3u);
+  // A failure per error (102, 103), the warning 902 as output, the garbage an error.
+  EXPECT_EQ(count_of(xml, "<failure "), 2u) << xml;
+  EXPECT_NE(xml.find("<failure message=\"102: Deadlock: rank1/s0 WAIT can never be released.\" "
+                     "type=\"102 GRAPH_DEADLOCK\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<system-out>[Setting] [ErrorCode: 902] (warning)"), std::string::npos) << xml;
+  EXPECT_EQ(count_of(xml, "<error "), 1u);
+  EXPECT_NE(xml.find("classname=\"" + fail_input() + "\""), std::string::npos);
+  // Markup in messages is escaped (WAIT(0→1 #33) has none; a made-up one does).
+  EXPECT_EQ(xml_escape("a<b & \"c\"\n\x01"), "a&lt;b &amp; &quot;c&quot;&#10;?");
+  EXPECT_EQ(xml_escape("bad \xff byte"), "bad \xEF\xBF\xBD byte");
+  // --fail-on warning: warnings become failures too.
+  RunResult w = run_collcheck(fmt::format("check -q --fail-on warning --junit {} {}", path, warn_args()));
+  EXPECT_EQ(w.status, 1);
+  xml = slurp(path);
+  EXPECT_EQ(count_of(xml, "<failure "), 2u) << xml;
+  EXPECT_NE(xml.find("failures=\"1\""), std::string::npos) << xml;
+}
+
+TEST(CliCi, JsonReportSummaryAndStructuredFindings) {
+  std::string path = temp_path("cli-structured.json");
+  RunResult r = run_collcheck(fmt::format("check -q --json {} {} {}", path, ok_input(),
+                                          source_dir() + "/tests/cases/mem/302_write_write.jsonl"));
+  EXPECT_EQ(r.status, 1);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_EQ(p.load(path).get(doc), simdjson::SUCCESS);
+  EXPECT_EQ(int64_t(doc["schemaVersion"]), 1);
+  simdjson::dom::element s = doc["summary"];
+  EXPECT_EQ(uint64_t(s["operators"]), 2u);
+  EXPECT_EQ(uint64_t(s["pass"]), 1u);
+  EXPECT_EQ(uint64_t(s["fail"]), 1u);
+  EXPECT_EQ(uint64_t(s["unusable"]), 0u);
+  EXPECT_EQ(int64_t(s["exitStatus"]), 1);
+  simdjson::dom::element race = doc["inputs"].at(1)["findings"].at(0);
+  EXPECT_EQ(int64_t(race["code"]), 302);
+  EXPECT_EQ(uint64_t(race["rank"]), 2u);
+  EXPECT_EQ(std::string_view(race["buffer"]), "OUTPUT");
+  EXPECT_EQ(uint64_t(race["range"].at(0)), 0x20u);
+  EXPECT_EQ(uint64_t(race["range"].at(1)), 0x40u);
+  EXPECT_EQ(uint64_t(race["tasks"].at(1)["line"]), 5u);
+  EXPECT_EQ(std::string_view(race["tasks"].at(1)["file"]), source_dir() + "/tests/cases/mem/302_write_write.jsonl");
+  // A wrong result names its bytes too (406: rank, OUTPUT, range).
+  simdjson::dom::element wrong = doc["inputs"].at(1)["findings"].at(1);
+  EXPECT_EQ(int64_t(wrong["code"]), 406);
+  EXPECT_TRUE(wrong["range"].is_array());
+  // --exit-zero: the summary says what the command exits with.
+  run_collcheck(fmt::format("check -q --exit-zero --json {} {}", path, fail_input()));
+  ASSERT_EQ(p.load(path).get(doc), simdjson::SUCCESS);
+  EXPECT_EQ(int64_t(doc["summary"]["exitStatus"]), 0);
+  EXPECT_EQ(uint64_t(doc["summary"]["fail"]), 1u);
 }
 
 }  // namespace

@@ -89,6 +89,38 @@ TEST(HcclvmCli, FaultyDatabasesFail) {
   EXPECT_EQ(c.entries.at(0).codes, std::set<int>{112});
 }
 
+// A database's tasks have no lines: SARIF locates a finding at the database
+// file and names its tasks as logical locations; the log is still valid SARIF.
+TEST(HcclvmCli, SarifOfADatabase) {
+  Fixture race = allgather2();
+  race.ops[1].tasks[1].meta = memcpy_meta(1, 0, 1, 0x20000000, 0, 0x10010000, 256);
+  std::string db = write(race, "cli_sarif_race");
+  std::string sarif = temp_path("cli_sarif_race.sarif");
+  RunResult r = run_collcheck(fmt::format("check -q --sarif {} '{}'", sarif, db));
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.load(sarif).get(doc), simdjson::SUCCESS);
+  bool seen = false;
+  for (simdjson::dom::element res : doc["runs"].at(0)["results"].get_array()) {
+    if (std::string_view(res["ruleId"]) != "302") continue;
+    seen = true;
+    simdjson::dom::element loc = res["locations"].at(0);
+    EXPECT_EQ(std::string_view(loc["physicalLocation"]["artifactLocation"]["uri"]), db);
+    EXPECT_TRUE(loc["physicalLocation"]["region"].error()) << "no line to point at";
+    EXPECT_FALSE(std::string_view(loc["logicalLocations"].at(0)["name"]).empty());
+    EXPECT_EQ(res["relatedLocations"].get_array().size(), 1u);
+    EXPECT_NE(std::string_view(res["message"]["text"]).find("#w0-op0: "), std::string_view::npos);
+  }
+  EXPECT_TRUE(seen);
+  std::string python = find_program("python3");
+  if (python.empty()) return;
+  int rc = run_shell(fmt::format("'{}' '{}/tests/schemas/validate.py' '{}/tests/schemas/sarif-schema-2.1.0.json' '{}'",
+                                 python, source_dir(), source_dir(), sarif));
+  if (rc == 77) GTEST_SKIP() << "python3-jsonschema is not installed";
+  EXPECT_EQ(rc, 0) << "not valid SARIF";
+}
+
 TEST(HcclvmCli, CorruptDatabaseIsExit2NamingTableRowAndColumn) {
   Fixture f = allgather2();
   f.ops[0].tasks[1].meta.resize(154);

@@ -39,6 +39,7 @@ struct StageTime {
 
 struct CheckResult {
   std::string input;  // file, or FILE#CASE
+  std::string file;   // the input file alone (reports that locate findings in it)
   // Position in an unsharded run: index of the input file, of the case in it
   // (merge-reports puts shard reports back in this order).
   u32 order_file = 0, order_case = 0;

@@ -92,6 +92,11 @@ std::string domain_text(const Trace& t, u64 domain, u64 begin, u64 end) {
                      hex_range(begin, end));
 }
 
+ByteRange domain_range(const Trace& t, u64 domain, u64 begin, u64 end) {
+  return {static_cast<u32>(domain >> 16), std::string(t.buffers.name(static_cast<BufId>(domain & 0xffff))), begin,
+          end};
+}
+
 std::string access_text(const Trace& t, u32 task, u32 slice, bool write) {
   const Slice& s = t.slices[slice];
   return fmt::format("{} {} {}  {}", task_ref(t, task), write ? "writes" : "reads",
@@ -403,7 +408,9 @@ class Sweep {
       u64 dom = 0, b = 0, e = 0;
       bool open = false;
       auto flush = [&] {
-        if (open) f.details.push_back("Bytes   : " + domain_text(t_, dom, b, e));
+        if (!open) return;
+        f.details.push_back("Bytes   : " + domain_text(t_, dom, b, e));
+        if (!f.bytes) f.bytes = domain_range(t_, dom, b, e);
       };
       for (const Overlap& o : overlaps_) {
         if (task_of_slice_[o.earlier_slice] != earlier) continue;
@@ -451,6 +458,7 @@ class Sweep {
     f.tag = "ATOMIC-REDUCE-ORDER";
     f.severity = Severity::Warning;
     f.details.push_back("Bytes   : " + domain_text(t_, o.domain, o.begin, o.end));
+    f.bytes = domain_range(t_, o.domain, o.begin, o.end);
     f.details.push_back("Earlier : " + access_text(t_, earlier, o.earlier_slice, true));
     f.details.push_back("Later   : " + access_text(t_, later, o.later_slice, true));
     f.details.push_back(

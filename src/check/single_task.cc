@@ -235,6 +235,12 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
                       describe_slice(t, t.slices[b])));
       f.details.push_back("Task : " + task_line(t, id));
       f.tasks.push_back(id);
+      // The bytes both slices cover.
+      const Slice& sa = t.slices[a];
+      const Slice& sb = t.slices[b];
+      u64 lo = std::max(sa.offset, sb.offset), hi = std::min(sa.offset + sa.len, sb.offset + sb.len);
+      if (sa.rank == sb.rank && sa.buf == sb.buf && lo < hi)
+        f.bytes = ByteRange{sa.rank, std::string(t.buffers.name(sa.buf)), lo, hi};
       out.add(std::move(f));
     }
   }

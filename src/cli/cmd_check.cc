@@ -2,6 +2,7 @@
 // print the reports in input order.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -22,6 +23,8 @@
 #include "io/read.h"
 #include "report/output_path.h"
 #include "report/json.h"
+#include "report/junit.h"
+#include "report/sarif.h"
 #include "report/text.h"
 
 namespace cc {
@@ -30,7 +33,9 @@ namespace {
 
 struct CheckArgs : InputArgs {
   std::vector<std::string> inputs;
-  std::string json, dot, html, stages;
+  std::string json, dot, html, sarif, junit, stages;
+  std::string fail_on = "error";
+  bool exit_zero = false;
   u32 max_errors = 20;
   bool all_pairs = false;
   bool strict_reduce = false;
@@ -91,6 +96,27 @@ CaseOutcome check_one(const CheckArgs& args, const CheckOptions& opt, LoadedCase
   return out;
 }
 
+// The operators of a run, counted for its final line.
+struct Tally {
+  u64 operators = 0, pass = 0, fail = 0, unusable = 0;
+  u64 pass_with_warnings = 0;  // PASS, but --fail-on warning fails them
+
+  void add(const CheckResult& r, bool failed) {
+    ++operators;
+    ++(r.pass ? pass : fail);
+    pass_with_warnings += r.pass && failed;
+  }
+
+  // "collcheck: 12 operators: 10 PASS, 2 FAIL, 0 unusable"
+  std::string line(bool warnings_fail) const {
+    std::string warned = warnings_fail && pass_with_warnings
+                             ? fmt::format(" ({} with warnings)", pass_with_warnings)
+                             : std::string();
+    return fmt::format("collcheck: {} operator{}: {} PASS{}, {} FAIL, {} unusable\n", operators,
+                       operators == 1 ? "" : "s", pass, warned, fail, unusable);
+  }
+};
+
 int run_check(const CheckArgs& a) {
   CheckOptions opt;
   opt.max_errors = a.max_errors;
@@ -118,12 +144,17 @@ int run_check(const CheckArgs& a) {
     print_error("--html needs exactly one input");
     return 2;
   }
-  int to_stdout = (a.json == "-") + (a.dot == "-") + (a.html == "-");
-  if (to_stdout > 1 || (!a.html.empty() && (a.html == a.json || a.html == a.dot)) ||
-      (!a.dot.empty() && a.dot == a.json)) {
-    print_error("--json, --dot and --html must name different files");
+  // Every report file requested must be a different file; one at most goes
+  // to standard output.
+  std::vector<std::string> outputs;
+  for (const std::string* o : {&a.json, &a.dot, &a.html, &a.sarif, &a.junit})
+    if (!o->empty()) outputs.push_back(*o);
+  std::sort(outputs.begin(), outputs.end());
+  if (std::adjacent_find(outputs.begin(), outputs.end()) != outputs.end()) {
+    print_error("--json, --dot, --html, --sarif and --junit must name different files");
     return 2;
   }
+  bool report_to_stdout = std::count(outputs.begin(), outputs.end(), "-") > 0;
   BatchOptions batch;
   batch.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!a.shard.empty()) {
@@ -140,10 +171,17 @@ int run_check(const CheckArgs& a) {
   }
   std::vector<CheckResult> results;
   std::vector<InputError> errors;
+  bool keep_results = !a.json.empty() || !a.sarif.empty() || !a.junit.empty();
+  bool warnings_fail = a.fail_on == "warning";
+  // An operator fails the run when it has errors, or any finding at all
+  // with --fail-on warning.
+  auto fails = [&](const CheckResult& r) { return !r.pass || (warnings_fail && r.warnings > 0); };
   bool any_fail = false;
-  // With "--json -" (or --dot -, --html -) standard output carries that
+  Tally tally;
+  bool many_operators = files.value().size() > 1;  // then a tally at the end
+  // With "--json -" (or another report to "-") standard output carries that
   // report alone.
-  std::FILE* human = a.json == "-" || a.dot == "-" || a.html == "-" ? stderr : stdout;
+  std::FILE* human = report_to_stdout ? stderr : stdout;
   auto check = [&](LoadedCase& c, const std::string& file, bool several) {
     return check_one(a, opt, c, file, several);
   };
@@ -154,20 +192,35 @@ int run_check(const CheckArgs& a) {
       errors.push_back(std::move(*o.error));
       return;
     }
+    many_operators |= o.cases.size() > 1;
     for (CaseOutcome& c : o.cases) {
-      std::fwrite(c.text.data(), 1, c.text.size(), human);
-      any_fail |= !c.result.pass;
-      if (!a.json.empty()) results.push_back(std::move(c.result));
+      bool failed = fails(c.result);
+      // -q in a batch: only the operators that fail.
+      if (!(a.quiet && many_operators && !failed)) std::fwrite(c.text.data(), 1, c.text.size(), human);
+      any_fail |= failed;
+      tally.add(c.result, failed);
+      if (keep_results) results.push_back(std::move(c.result));
     }
     std::fflush(human);
   });
-  int status = !errors.empty() ? 2 : any_fail ? 1 : 0;
-  if (!a.json.empty()) {
+  tally.unusable = errors.size();
+  int status = !errors.empty() ? 2 : any_fail && !a.exit_zero ? 1 : 0;
+  auto write_report_file = [&](const std::string& path, const std::string& data) {
     std::string why;
-    if (!write_file(a.json, format_json_report(results, errors), why)) {
-      std::fputs(format_finding(dump_failed(why)).c_str(), stdout);
-      if (status == 0) status = 1;
-    }
+    if (path.empty() || write_file(path, data, why)) return;
+    std::fputs(format_finding(dump_failed(why)).c_str(), human);
+    if (status == 0 && !a.exit_zero) status = 1;
+  };
+  if (!a.json.empty()) write_report_file(a.json, format_json_report(results, errors, status));
+  if (!a.sarif.empty()) write_report_file(a.sarif, format_sarif_report(results, errors));
+  if (!a.junit.empty()) {
+    JunitOptions junit;
+    junit.warnings_fail = warnings_fail;
+    write_report_file(a.junit, format_junit_report(results, errors, junit));
+  }
+  if (many_operators || tally.operators + tally.unusable > 1) {
+    std::fflush(stdout);
+    std::fputs(tally.line(warnings_fail).c_str(), human);
   }
   return status;
 }
@@ -182,6 +235,13 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
   c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
   c->add_option("--html", a->html, "write the visual report, one self-contained HTML page (one input)");
+  c->add_option("--sarif", a->sarif, "write the findings as SARIF 2.1.0 to FILE, for code scanning (- = standard output)");
+  c->add_option("--junit", a->junit, "write JUnit XML to FILE: a test case per operator (- = standard output)");
+  c->add_flag("--exit-zero", a->exit_zero,
+              "exit 0 even when operators fail (unusable inputs and bad options still exit 2)");
+  c->add_option("--fail-on", a->fail_on,
+                "what makes an operator fail the exit status: error (default) or warning (any finding)")
+      ->check(CLI::IsMember({"error", "warning"}));
   add_input_options(c, *a);
   c->add_option("--stages", a->stages, "run only these stages: graph,single,sync,mem,semantic");
   c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
@@ -204,7 +264,7 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_flag("--ccu-strict-ref", a->ccu.strict_ref,
               "CCU: reject SetCKE clearType 0 and ClearCKE clearMask != 0 as the reference does (111)");
   c->add_flag("--ccu-loop-merge", a->ccu.loop_merge, "CCU: emit eligible loops as BATCH nodes instead of unrolling");
-  c->add_flag("-q,--quiet", a->quiet, "only the summary line");
+  c->add_flag("-q,--quiet", a->quiet, "only the summary line; of several operators, only those that fail and the tally");
   c->add_flag("-v,--verbose", a->verbose, "also per-stage timings and statistics");
   return [a] { return run_check(*a); };
 }

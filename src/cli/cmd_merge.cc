@@ -36,7 +36,7 @@ int run_merge(const MergeArgs& a) {
                 a.reports.size(), a.output.c_str(), m->inputs, m->failed, m->errors);
   }
   // An unusable input makes the unsharded run exit 2; the merge says the same.
-  return m->errors ? 2 : m->failed ? 1 : 0;
+  return merged_exit_status(*m);
 }
 
 }  // namespace

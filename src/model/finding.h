@@ -30,6 +30,7 @@ std::optional<StageTag> parse_stage_tag(std::string_view s);
 // A task as reports name it: rank/stream/index and its source line.
 struct TaskRef {
   u32 rank = 0, stream = 0, index = 0, line = 0;
+  std::string file;  // the file `line` is in ("" when line is 0)
   // A node of the AIV expansion (aiv.md §4.1): its launch, block, pipe
   // ("S", "MTE2", "MTE3"; "START", "END", "BARRIER", "SYNCALL" for the
   // boundary and merged nodes), lane position and taskId. Empty pipe: not
@@ -37,6 +38,15 @@ struct TaskRef {
   std::string aiv_pipe;
   u64 aiv_launch = 0;
   u32 aiv_block = 0, aiv_pos = 0, aiv_task_id = kNone;
+};
+
+// The bytes a finding is about, where it names one range (a race's first
+// overlap, a wrong piece of the result, overlapping slices of one task):
+// machine-readable reports give them as fields besides the text.
+struct ByteRange {
+  u32 rank = 0;
+  std::string buffer;      // the buffer's name ("INPUT", "CCL", ...)
+  u64 begin = 0, end = 0;  // [begin, end)
 };
 
 struct Finding {
@@ -53,6 +63,7 @@ struct Finding {
   // carries consequence_of = that id. 0 and 0: an independent finding.
   u32 cause_id = 0;
   u32 consequence_of = 0;
+  std::optional<ByteRange> bytes;    // where the finding names one range
 };
 
 // Name of an error code (e.g. 302 -> "MEMCONFLICT_DETECTED"); "" if unknown.

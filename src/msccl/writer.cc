@@ -4,25 +4,9 @@
 
 #include <iterator>
 
-namespace cc::msccl {
+#include "text/xml.h"
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // Control characters other than tab and newline are not XML.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') out += ' ';
-        else out += c;
-    }
-  }
-  return out;
-}
+namespace cc::msccl {
 
 std::string write_xml(const Program& p) {
   std::string out;

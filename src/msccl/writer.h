@@ -12,7 +12,4 @@ namespace cc::msccl {
 
 std::string write_xml(const Program& p);
 
-// `s` quoted for an XML attribute value (without the quotes).
-std::string xml_escape(std::string_view s);
-
 }  // namespace cc::msccl

@@ -38,6 +38,7 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
       const Task& k = trace.tasks[id];
       TaskRef ref;
       ref.rank = k.rank, ref.stream = k.stream, ref.index = k.index, ref.line = k.line;
+      if (k.line) ref.file = trace.file;
       f.refs.push_back(ref);
       if (k.flags & kTaskAiv) aiv_task_ref(trace, id, f.refs.back());
       if (f.code == 0) continue;  // a named warning carries its own explanation
@@ -63,6 +64,7 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   auto t_all = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(graph_ms));
   CheckResult res;
   res.input = trace.file;
+  res.file = trace.file;
   res.ranks = trace.op.ranks;
   res.streams = static_cast<u32>(trace.streams.size());
   res.tasks = trace.tasks.size();

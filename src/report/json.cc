@@ -20,11 +20,16 @@ void append_finding(std::string& out, const Finding& f) {
   out += ",\"details\":[";
   for (std::size_t i = 0; i < f.details.size(); ++i)
     out += (i ? "," : "") + json_quote(f.details[i]);
-  out += "],\"tasks\":[";
+  out += "]";
+  if (f.bytes)
+    out += fmt::format(",\"rank\":{},\"buffer\":{},\"range\":[{},{}]", f.bytes->rank, json_quote(f.bytes->buffer),
+                       f.bytes->begin, f.bytes->end);
+  out += ",\"tasks\":[";
   for (std::size_t i = 0; i < f.refs.size(); ++i) {
     const TaskRef& t = f.refs[i];
     out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"line\":{}", i ? "," : "", t.rank, t.stream,
                        t.index, t.line);
+    if (!t.file.empty()) out += ",\"file\":" + json_quote(t.file);
     if (!t.aiv_pipe.empty()) {
       out += fmt::format(",\"aiv\":{{\"launch\":{},\"block\":{},\"pipe\":\"{}\",\"pos\":{}", t.aiv_launch,
                          t.aiv_block, t.aiv_pipe, t.aiv_pos);
@@ -64,10 +69,20 @@ void append_result(std::string& out, const CheckResult& r) {
 
 }  // namespace
 
+std::string json_summary(const ReportSummary& s) {
+  return fmt::format("\"summary\":{{\"operators\":{},\"pass\":{},\"fail\":{},\"unusable\":{},\"exitStatus\":{}}}",
+                     s.operators, s.pass, s.fail, s.unusable, s.exit_status);
+}
+
 std::string format_json_report(const std::vector<CheckResult>& results,
-                               const std::vector<InputError>& errors) {
-  std::string out = fmt::format("{{\"tool\":\"collcheck\",\"version\":\"{}\",\"inputs\":[",
-                                kCollcheckVersion);
+                               const std::vector<InputError>& errors, int exit_status) {
+  ReportSummary sum;
+  sum.operators = results.size();
+  for (const CheckResult& r : results) (r.pass ? sum.pass : sum.fail)++;
+  sum.unusable = errors.size();
+  sum.exit_status = exit_status;
+  std::string out = fmt::format("{{\"tool\":\"collcheck\",\"version\":\"{}\",\"schemaVersion\":{},{},\"inputs\":[",
+                                kCollcheckVersion, kReportSchemaVersion, json_summary(sum));
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (i) out += ",\n";
     append_result(out, results[i]);

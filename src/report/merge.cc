@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "collcheck_version.h"
+#include "report/json.h"
 
 namespace cc {
 
@@ -81,16 +82,21 @@ Result<MergedReport> merge_reports(const std::vector<std::string>& paths) {
                            [](const Entry& a, const Entry& b) { return a.name == b.name && a.json == b.json; }),
                errors.end());
   MergedReport m;
-  m.json = fmt::format("{{\"tool\":\"collcheck\",\"version\":\"{}\",\"inputs\":[", kCollcheckVersion);
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    m.json += (i ? ",\n" : "") + inputs[i].json;
-    m.failed += inputs[i].fail;
-  }
+  for (const Entry& e : inputs) m.failed += e.fail;
+  m.inputs = inputs.size();
+  m.errors = errors.size();
+  ReportSummary sum;
+  sum.operators = m.inputs;
+  sum.fail = m.failed;
+  sum.pass = m.inputs - m.failed;
+  sum.unusable = m.errors;
+  sum.exit_status = merged_exit_status(m);
+  m.json = fmt::format("{{\"tool\":\"collcheck\",\"version\":\"{}\",\"schemaVersion\":{},{},\"inputs\":[",
+                       kCollcheckVersion, kReportSchemaVersion, json_summary(sum));
+  for (std::size_t i = 0; i < inputs.size(); ++i) m.json += (i ? ",\n" : "") + inputs[i].json;
   m.json += "],\"errors\":[";
   for (std::size_t i = 0; i < errors.size(); ++i) m.json += (i ? "," : "") + errors[i].json;
   m.json += "]}\n";
-  m.inputs = inputs.size();
-  m.errors = errors.size();
   return m;
 }
 

@@ -15,6 +15,10 @@ struct MergedReport {
   std::size_t inputs = 0, failed = 0, errors = 0;
 };
 
+// What merge-reports exits with: 2 if an input was unusable (as the
+// unsharded run would), else 1 if an operator failed, else 0.
+inline int merged_exit_status(const MergedReport& m) { return m.errors ? 2 : m.failed ? 1 : 0; }
+
 // Fails (exit 2) when a report cannot be read or two reports hold the same
 // operator (shards of different runs mixed up).
 Result<MergedReport> merge_reports(const std::vector<std::string>& paths);

@@ -16,9 +16,9 @@ for f in bin/collcheck share/man/man1/collcheck.1 share/bash-completion/completi
   [ -s "$p/$f" ] || fail "$f not installed"
 done
 [ -x "$p/bin/collcheck" ] || fail "bin/collcheck is not executable"
-# Every file of docs/ (texts and pictures), and ERRORS.md once there is one.
+# Every file of docs/ (texts, pictures, the report's schema), and ERRORS.md once there is one.
 n=0
-for f in "$src"/docs/*.md "$src"/docs/*.png "$src"/docs/*.svg "$src"/docs/*.jpg "$src"/ERRORS.md; do
+for f in "$src"/docs/*.md "$src"/docs/*.png "$src"/docs/*.svg "$src"/docs/*.jpg "$src"/docs/*.json "$src"/ERRORS.md; do
   [ -e "$f" ] || continue
   case $f in
     "$src"/docs/*) d=share/doc/collcheck/docs ;;

@@ -47,6 +47,7 @@ class Comparer {
                     "follow (CCU casts, or tasks stage 2 rejected) wrote them; first at rank {} {} {}.",
                     det_.unknown_bytes, det_.unknown_bytes == 1 ? "" : "s", unknown_rank_,
                     t_.buffers.name(layout_.result_buffer()), hex_range(unknown_b_, unknown_e_)));
+    f.bytes = ByteRange{unknown_rank_, std::string(t_.buffers.name(layout_.result_buffer())), unknown_b_, unknown_e_};
     if (unknown_writer_ != kNone) {
       f.details.push_back(last_writer_line(t_, unknown_writer_));
       f.tasks.push_back(unknown_writer_);
@@ -193,6 +194,7 @@ class Comparer {
                              fmt::format("Rank {} {} {}: {} needs {} here, found {}{}.", r,
                                          t_.buffers.name(layout_.result_buffer()), hex_range(b, e),
                                          name(t_.op.type), layout_.expected_text(b, e), found, why));
+    f.bytes = ByteRange{r, std::string(t_.buffers.name(layout_.result_buffer())), b, e};
     f.details.push_back("Provenance:");
     for (std::size_t k = i; k < j && k < i + 8; ++k)
       f.details.push_back(fmt::format("  {}  {}", hex_range(pieces_[k].begin, pieces_[k].end),
