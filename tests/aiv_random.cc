@@ -9,15 +9,15 @@ namespace cc::test {
 
 namespace {
 
-constexpr u64 kD = 64;       // INT32 × 16: INPUT, one OUTPUT slot
-constexpr u64 kCcl = 256;    // declared CCL
-constexpr u64 kUb = 256;     // ubBufferSize
+constexpr u64 kD = 64;         // INT32 × 16: INPUT, one OUTPUT slot
+constexpr u64 kCclBytes = 256;  // declared CCL
+constexpr u64 kUb = 256;        // ubBufferSize
 constexpr u32 kHcclInt32 = 2;
 
-class Program {
+class LaunchProgram {
  public:
-  Program(std::mt19937_64& rng, const AivRandomShape& shape, u32 ranks, u32 rank, u64 launch,
-          std::vector<std::vector<i32>>& sent)
+  LaunchProgram(std::mt19937_64& rng, const AivRandomShape& shape, u32 ranks, u32 rank, u64 launch,
+                std::vector<std::vector<i32>>& sent)
       : rng_(rng), shape_(shape), ranks_(ranks), rank_(rank), sent_(sent) {
     s_.rank = rank;
     s_.launch = launch;
@@ -67,7 +67,7 @@ class Program {
     if (k < 2 && !write) return {rank_, slice(kAivInput, kD, len)};
     if (k < 4) return {rank_, slice(kAivOutput, kD * ranks_, len)};
     if (k == 9 && chance(30)) return {pick(ranks_), slice(kAivComm, kAivCellBytes * shape_.cells, len)};
-    return {pick(ranks_), slice(kAivCcl, kCcl, len)};
+    return {pick(ranks_), slice(kAivCcl, kCclBytes, len)};
   }
 
   void step(u32 b) {
@@ -156,7 +156,7 @@ Trace random_aiv_trace(std::mt19937_64& rng, const AivRandomShape& shape) {
   op.count = kD / 4;
   op.known = true;
   TraceBuilder b(op, "random AIV");
-  b.declare("CCL", kCcl);
+  b.declare("CCL", kCclBytes);
   u32 launches = shape.two_launches && rng() % 2 ? 2 : 1;
   std::vector<std::vector<i32>> sent(op.ranks * shape.cells);
   for (u64 l = 0; l < launches; ++l)
@@ -168,7 +168,7 @@ Trace random_aiv_trace(std::mt19937_64& rng, const AivRandomShape& shape) {
         b.copy(r, 0, b.slice(r, "INPUT", off, 4), b.slice(r, "CCL", off, 4), Link::SDMA);
       }
       Trace& t = b.trace();
-      t.aiv.snapshots.push_back(Program(rng, shape, op.ranks, r, l, sent).run());
+      t.aiv.snapshots.push_back(LaunchProgram(rng, shape, op.ranks, r, l, sent).run());
       Task k;
       k.type = TaskType::AIV_GRAPH;
       k.rank = r;

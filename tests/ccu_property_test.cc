@@ -15,7 +15,7 @@
 #include "graph/graph.h"
 #include "io/jsonl/reader.h"
 
-namespace cc {
+namespace cc::ccu_property_test {
 namespace {
 
 struct Outcome {
@@ -121,4 +121,4 @@ TEST(CcuProperty, FinalGraphRunsWhatTheCoSimulationRan) {
 }
 
 }  // namespace
-}  // namespace cc
+}  // namespace cc::ccu_property_test

@@ -8,7 +8,7 @@
 #include "graph/graph.h"
 #include "provenance_ref.h"
 
-namespace cc::test {
+namespace cc::test::gen_sweep_test {
 namespace {
 
 class GenSweep : public ::testing::TestWithParam<std::string> {};
@@ -49,4 +49,4 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& i) {
 INSTANTIATE_TEST_SUITE_P(Registry, GenSweep, ::testing::ValuesIn(registry_pairs()), test_name);
 
 }  // namespace
-}  // namespace cc::test
+}  // namespace cc::test::gen_sweep_test

@@ -20,7 +20,7 @@
 #include "mutant_check.h"
 #include "test_util.h"
 
-namespace cc::test {
+namespace cc::test::hccl_st_mutation_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -129,4 +129,4 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& i) {
 INSTANTIATE_TEST_SUITE_P(Dumps, HcclStMutation, ::testing::ValuesIn(dumps()), test_name);
 
 }  // namespace
-}  // namespace cc::test
+}  // namespace cc::test::hccl_st_mutation_test

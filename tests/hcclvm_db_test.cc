@@ -8,7 +8,7 @@
 #include "mutant_check.h"
 #include "test_util.h"
 
-namespace cc::test::vm {
+namespace cc::test::vm::hcclvm_db_test {
 namespace {
 
 // The single case of a fixture, checked.
@@ -150,4 +150,4 @@ TEST(HcclvmDb, Spec13NeverSyncedIsSaidAndNotChecked) {
 }
 
 }  // namespace
-}  // namespace cc::test::vm
+}  // namespace cc::test::vm::hcclvm_db_test

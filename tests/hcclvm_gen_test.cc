@@ -13,7 +13,7 @@
 #include "mutant_check.h"
 #include "test_util.h"
 
-namespace cc::test::vm {
+namespace cc::test::vm::hcclvm_gen_test {
 namespace {
 
 Trace generate(const std::string& algo, OpType op, u32 ranks, u64 count = 77, u32 root = 0) {
@@ -279,4 +279,4 @@ TEST_F(HcclvmGenFaults, CorruptBlobIsExit2) {
 }
 
 }  // namespace
-}  // namespace cc::test::vm
+}  // namespace cc::test::vm::hcclvm_gen_test

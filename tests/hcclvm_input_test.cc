@@ -14,7 +14,7 @@
 #include "mutant_check.h"
 #include "test_util.h"
 
-namespace cc::test::vm {
+namespace cc::test::vm::hcclvm_input_test {
 namespace {
 
 struct Outcome {
@@ -529,4 +529,4 @@ TEST(HcclvmInput, LiveDatabaseIsReadInPlaceWithItsWal) {
 }
 
 }  // namespace
-}  // namespace cc::test::vm
+}  // namespace cc::test::vm::hcclvm_input_test

@@ -10,7 +10,7 @@
 #include "mutant_check.h"
 #include "test_util.h"
 
-namespace cc::test::vm {
+namespace cc::test::vm::hcclvm_ops_test {
 namespace {
 
 Op make_op(OpType type, u32 ranks, DataType dt = DataType::INT32) {
@@ -380,4 +380,4 @@ TEST(HcclvmOps, BroadcastWithoutOutputBlockIsInPlace) {
 }
 
 }  // namespace
-}  // namespace cc::test::vm
+}  // namespace cc::test::vm::hcclvm_ops_test

@@ -21,7 +21,7 @@
 #include "gen_cases.h"
 #include "test_util.h"
 
-namespace cc::test::vm {
+namespace cc::test::vm::hcclvm_real_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -133,4 +133,4 @@ TEST(HcclvmRealSchedules, EveryDumpAsADatabaseGivesItsVerdict) {
 }
 
 }  // namespace
-}  // namespace cc::test::vm
+}  // namespace cc::test::vm::hcclvm_real_test

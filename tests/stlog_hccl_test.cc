@@ -15,7 +15,7 @@
 #include "stlog_test_util.h"
 #include "test_util.h"
 
-namespace cc::test {
+namespace cc::test::stlog_hccl_test {
 namespace {
 
 using namespace st;
@@ -567,4 +567,4 @@ TEST(HcclDumps, VerdictsAndFindingsAndTheirConversions) {
 }
 
 }  // namespace
-}  // namespace cc::test
+}  // namespace cc::test::stlog_hccl_test

@@ -16,7 +16,7 @@
 #include "stlog_test_util.h"
 #include "test_util.h"
 
-namespace cc::test {
+namespace cc::test::stlog_reader_test {
 namespace {
 
 using namespace st;
@@ -590,4 +590,4 @@ TEST(StLogNotes, ReferenceErrorLinesAreKeptPerDump) {
 }
 
 }  // namespace
-}  // namespace cc::test
+}  // namespace cc::test::stlog_reader_test

@@ -8,6 +8,10 @@
 
 namespace cc::ccu {
 
+// A register or check-bit id plus a word's offset, wrapping as the 16-bit
+// hardware field does.
+inline u16 off16(u16 id, u16 off) { return static_cast<u16>(id + off); }
+
 enum class Step : u8 {
   Next,     // the word executed; the pc advances
   Jump,     // the word executed and set a new pc

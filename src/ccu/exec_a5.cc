@@ -13,8 +13,6 @@ namespace {
 
 constexpr u64 kUbMaxBytes = u64{256} << 20;  // 0x1008/0x1009/0x100a (§6.1)
 
-u16 off16(u16 id, u16 off) { return static_cast<u16>(id + off); }
-
 // Phase 1: false (the mission blocks) unless the wait is satisfied.
 bool ready(Engine& en, Mission& m, const WordCtx& at, u16 id, u16 mask) {
   if (en.cke_ready(m, id, mask)) return true;

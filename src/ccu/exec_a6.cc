@@ -23,8 +23,6 @@ void uncertain(Engine& en, Mission& m, const WordCtx& at, std::string what) {
   en.warn(m, at, "CCU-W-A6-UNCERTAIN", std::move(what));
 }
 
-u16 off16(u16 id, u16 off) { return static_cast<u16>(id + off); }
-
 bool reg_id(Engine& en, Mission& m, const WordCtx& at, Reg r, u32& id) {
   id = u32{r.id} + (r.per_copy ? at.xn_off : 0);
   if (id < kXnCount) return true;

@@ -23,7 +23,7 @@ struct GenArgs {
   bool list = false;
 };
 
-std::string list_text() {
+std::string gen_list_text() {
   std::string out = fmt::format("{:<18} {:<52} {}\n", "ALGORITHM", "OPERATORS", "SCHEDULE");
   for (const gen::Algorithm& a : gen::algorithms()) {
     std::string ops;
@@ -70,7 +70,7 @@ int run_gen(GenArgs& a) {
   if (!a.format.empty() && a.format != "jsonl")
     return print_error(fmt::format("unknown --format \"{}\" (jsonl, msccl)", a.format)), 2;
   if (a.list) {
-    std::string s = list_text();
+    std::string s = gen_list_text();
     std::fwrite(s.data(), 1, s.size(), stdout);
     return 0;
   }

@@ -23,7 +23,7 @@ struct MutateArgs {
   MscclArgs msccl;
 };
 
-std::string list_text() {
+std::string mutate_list_text() {
   std::string out = fmt::format("{:<27} {}\n", "KIND", "FAULT (codes that catch it)");
   for (const mutate::FaultInfo& f : mutate::fault_kinds()) {
     std::string codes;
@@ -50,7 +50,7 @@ std::string stem(const std::string& input, const std::string& case_name) {
 
 int run_mutate(const MutateArgs& a) {
   if (a.list) {
-    std::string s = list_text() + "\n" + msccl_mutate_list_text();
+    std::string s = mutate_list_text() + "\n" + msccl_mutate_list_text();
     std::fwrite(s.data(), 1, s.size(), stdout);
     return 0;
   }

@@ -10,7 +10,7 @@
 
 namespace cc::gen {
 
-using msccl::Buf;
+using MBuf = msccl::Buf;
 using msccl::Coll;
 using msccl::i32;
 using msccl::i64;
@@ -24,7 +24,7 @@ namespace {
 i32 mod(i64 a, i32 n) { return static_cast<i32>(((a % n) + n) % n); }
 
 // Appends a step to `tb`, numbering s in order.
-Step& add(Tb& tb, StepType type, Buf sb, i32 so, Buf db, i32 dof, i32 cnt = 1) {
+Step& add(Tb& tb, StepType type, MBuf sb, i32 so, MBuf db, i32 dof, i32 cnt = 1) {
   Step s;
   s.s = static_cast<i32>(tb.steps.size());
   s.type = type;
@@ -33,9 +33,9 @@ Step& add(Tb& tb, StepType type, Buf sb, i32 so, Buf db, i32 dof, i32 cnt = 1) {
   tb.steps.push_back(s);
   return tb.steps.back();
 }
-Step& send(Tb& tb, Buf b, i32 off) { return add(tb, StepType::S, b, off, Buf::O, -1); }
-Step& recv(Tb& tb, Buf b, i32 off) { return add(tb, StepType::R, Buf::O, -1, b, off); }
-Step& copy(Tb& tb, Buf sb, i32 so, Buf db, i32 dof) { return add(tb, StepType::Cpy, sb, so, db, dof); }
+Step& send(Tb& tb, MBuf b, i32 off) { return add(tb, StepType::S, b, off, MBuf::O, -1); }
+Step& recv(Tb& tb, MBuf b, i32 off) { return add(tb, StepType::R, MBuf::O, -1, b, off); }
+Step& copy(Tb& tb, MBuf sb, i32 so, MBuf db, i32 dof) { return add(tb, StepType::Cpy, sb, so, db, dof); }
 void depend(Step& s, i32 tb, i32 level) { s.depid = tb, s.deps = level; }
 
 Tb make_tb(i32 id, i32 send_peer, i32 recv_peer) {
@@ -68,7 +68,7 @@ Program base(std::string name, Coll coll, i32 n, i32 c, bool inplace) {
 // One rank: its own input chunk(s) to the output, nothing else to do.
 void single(Program& p) {
   Tb t = make_tb(0, -1, -1);
-  copy(t, Buf::I, 0, Buf::O, 0).cnt = p.nchunksperloop;
+  copy(t, MBuf::I, 0, MBuf::O, 0).cnt = p.nchunksperloop;
   p.gpus[0].tbs.push_back(std::move(t));
 }
 
@@ -80,12 +80,12 @@ Program ring_allgather(i32 n) {
   if (n == 1) return single(p), p;
   for (i32 r = 0; r < n; ++r) {
     Tb t0 = make_tb(0, -1, -1);
-    copy(t0, Buf::I, 0, Buf::O, r).hasdep = true;
+    copy(t0, MBuf::I, 0, MBuf::O, r).hasdep = true;
     Tb t1 = make_tb(1, mod(r + 1, n), mod(r - 1, n));
-    depend(send(t1, Buf::O, r), 0, 0);
+    depend(send(t1, MBuf::O, r), 0, 0);
     for (i32 k = 1; k < n; ++k) {
-      recv(t1, Buf::O, mod(r - k, n));
-      if (k + 1 < n) send(t1, Buf::O, mod(r - k, n));
+      recv(t1, MBuf::O, mod(r - k, n));
+      if (k + 1 < n) send(t1, MBuf::O, mod(r - k, n));
     }
     p.gpus[r].tbs = {std::move(t0), std::move(t1)};
   }
@@ -100,15 +100,15 @@ Program ring_allreduce(i32 n) {
   for (i32 r = 0; r < n; ++r) {
     Tb t = make_tb(0, mod(r + 1, n), mod(r - 1, n));
     for (i32 k = 0; k + 1 < n; ++k) {
-      send(t, k == 0 ? Buf::I : Buf::O, mod(r - k, n));
-      recv(t, Buf::S, 0);
+      send(t, k == 0 ? MBuf::I : MBuf::O, mod(r - k, n));
+      recv(t, MBuf::S, 0);
       i32 x = mod(r - k - 1, n);
-      copy(t, Buf::I, x, Buf::O, x);
-      add(t, StepType::Re, Buf::S, 0, Buf::O, x);
+      copy(t, MBuf::I, x, MBuf::O, x);
+      add(t, StepType::Re, MBuf::S, 0, MBuf::O, x);
     }
     for (i32 k = 0; k + 1 < n; ++k) {
-      send(t, Buf::O, mod(r + 1 - k, n));
-      recv(t, Buf::O, mod(r - k, n));
+      send(t, MBuf::O, mod(r + 1 - k, n));
+      recv(t, MBuf::O, mod(r - k, n));
     }
     p.gpus[r].s_chunks = 1;
     p.gpus[r].tbs.push_back(std::move(t));
@@ -126,14 +126,14 @@ Program ring_alltoall(i32 n) {
   i32 area = std::max(n - 2, 0);
   for (i32 r = 0; r < n; ++r) {
     Tb t = make_tb(0, mod(r + 1, n), mod(r - 1, n));
-    copy(t, Buf::I, r, Buf::O, r);
+    copy(t, MBuf::I, r, MBuf::O, r);
     for (i32 k = 1; k < n; ++k) {
       i32 m = n - k;
       for (i32 j = 0; j < m; ++j) {
-        if (k == 1) send(t, Buf::I, mod(r + 1 + j, n));
-        else send(t, Buf::S, ((k - 1) % 2) * area + j);
-        if (j == 0) recv(t, Buf::O, mod(r - k, n));
-        else recv(t, Buf::S, (k % 2) * area + j - 1);
+        if (k == 1) send(t, MBuf::I, mod(r + 1 + j, n));
+        else send(t, MBuf::S, ((k - 1) % 2) * area + j);
+        if (j == 0) recv(t, MBuf::O, mod(r - k, n));
+        else recv(t, MBuf::S, (k % 2) * area + j - 1);
       }
     }
     p.gpus[r].s_chunks = 2 * area;
@@ -149,12 +149,12 @@ Program allpairs_allgather(i32 n) {
   if (n == 1) return single(p), p;
   for (i32 r = 0; r < n; ++r) {
     Tb t0 = make_tb(0, -1, -1);
-    copy(t0, Buf::I, 0, Buf::O, r).hasdep = true;
+    copy(t0, MBuf::I, 0, MBuf::O, r).hasdep = true;
     p.gpus[r].tbs.push_back(std::move(t0));
     for (i32 j = 1; j < n; ++j) {
       Tb t = make_tb(j, mod(r + j, n), mod(r - j, n));
-      depend(send(t, Buf::O, r), 0, 0);
-      recv(t, Buf::O, mod(r - j, n));
+      depend(send(t, MBuf::O, r), 0, 0);
+      recv(t, MBuf::O, mod(r - j, n));
       p.gpus[r].tbs.push_back(std::move(t));
     }
   }
@@ -166,12 +166,12 @@ Program allpairs_alltoall(i32 n) {
   if (n == 1) return single(p), p;
   for (i32 r = 0; r < n; ++r) {
     Tb t0 = make_tb(0, -1, -1);
-    copy(t0, Buf::I, r, Buf::O, r);
+    copy(t0, MBuf::I, r, MBuf::O, r);
     p.gpus[r].tbs.push_back(std::move(t0));
     for (i32 j = 1; j < n; ++j) {
       Tb t = make_tb(j, mod(r + j, n), mod(r - j, n));
-      send(t, Buf::I, mod(r + j, n));
-      recv(t, Buf::O, mod(r - j, n));
+      send(t, MBuf::I, mod(r + j, n));
+      recv(t, MBuf::O, mod(r - j, n));
       p.gpus[r].tbs.push_back(std::move(t));
     }
   }
@@ -191,13 +191,13 @@ Program allpairs_allreduce(i32 n) {
   i32 sum_level = 0;
   for (i32 r = 0; r < n; ++r) {
     Tb t0 = make_tb(0, -1, -1);
-    copy(t0, Buf::I, r, Buf::O, r);
+    copy(t0, MBuf::I, r, MBuf::O, r);
     for (i32 j = 1; j + 1 < n; ++j) {
-      Step& nop = add(t0, StepType::Nop, Buf::S, -1, Buf::S, -1, 0);
+      Step& nop = add(t0, StepType::Nop, MBuf::S, -1, MBuf::S, -1, 0);
       depend(nop, j, 1);
     }
     for (i32 j = 1; j < n; ++j) {
-      Step& re = add(t0, StepType::Re, Buf::S, j - 1, Buf::O, r);
+      Step& re = add(t0, StepType::Re, MBuf::S, j - 1, MBuf::O, r);
       if (j == 1) depend(re, n - 1, 1);
     }
     t0.steps.back().hasdep = true;
@@ -208,10 +208,10 @@ Program allpairs_allreduce(i32 n) {
     p.gpus[r].tbs.push_back(std::move(t0));
     for (i32 j = 1; j < n; ++j) {
       Tb t = make_tb(j, mod(r + j, n), mod(r - j, n));
-      send(t, Buf::I, mod(r + j, n));
-      recv(t, Buf::S, j - 1).hasdep = true;
-      depend(send(t, Buf::O, r), 0, sum_level);
-      recv(t, Buf::O, mod(r - j, n));
+      send(t, MBuf::I, mod(r + j, n));
+      recv(t, MBuf::S, j - 1).hasdep = true;
+      depend(send(t, MBuf::O, r), 0, sum_level);
+      recv(t, MBuf::O, mod(r - j, n));
       p.gpus[r].tbs.push_back(std::move(t));
     }
   }

@@ -7,7 +7,7 @@
 namespace cc {
 
 namespace {
-constexpr std::size_t kChunk = std::size_t{1} << 22;  // 4 MiB per read
+constexpr std::size_t kReadChunk = std::size_t{1} << 22;  // 4 MiB per read
 }
 
 LineReader::~LineReader() = default;
@@ -34,9 +34,9 @@ bool LineReader::fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (cap_ < end_ + kChunk + kLinePadding) {
+  if (cap_ < end_ + kReadChunk + kLinePadding) {
     // Grows only for a line longer than the chunk: bounded by the file.
-    std::size_t cap = std::max(end_ + kChunk + kLinePadding, cap_ * 2);
+    std::size_t cap = std::max(end_ + kReadChunk + kLinePadding, cap_ * 2);
     std::unique_ptr<char[]> bigger(new char[cap]);
     if (end_) std::memcpy(bigger.get(), buf_.get(), end_);
     buf_ = std::move(bigger);
@@ -45,12 +45,12 @@ bool LineReader::fill() {
   // Decompressors return less than asked before the end: read until the
   // chunk is full or the input ends.
   std::size_t got = 0;
-  while (got < kChunk) {
-    std::size_t r = src_.read(buf_.get() + end_ + got, kChunk - got);
+  while (got < kReadChunk) {
+    std::size_t r = src_.read(buf_.get() + end_ + got, kReadChunk - got);
     if (r == 0) break;
     got += r;
   }
-  if (got < kChunk) {
+  if (got < kReadChunk) {
     error_ = src_.error();
     eof_ = true;
   }

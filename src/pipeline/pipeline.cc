@@ -3,23 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "ccu/machine.h"
 #include "io/read.h"
 #include "pipeline/msccl.h"
+#include "pipeline/stopwatch.h"
 
 namespace cc {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 Result<bool> expand_cases(std::vector<LoadedCase>& cases, const ExpandOptions& options) {
   if (!options.enabled) return true;

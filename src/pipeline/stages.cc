@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-
 #include "check/aiv_rules.h"
 #include "check/pairing.h"
 #include "check/mem_conflict.h"
@@ -13,16 +11,11 @@
 #include "graph/graph.h"
 #include "graph/reach.h"
 #include "model/describe.h"
+#include "pipeline/stopwatch.h"
 
 namespace cc {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 Finding setting_warning(std::string message) {
   return make_finding(902, StageTag::Setting, std::move(message));

@@ -24,7 +24,7 @@ using msccl::i32;
 using msccl::i64;
 using msccl::Program;
 
-constexpr std::size_t kChunk = 1 << 16;
+constexpr std::size_t kXmlChunk = 1 << 16;
 
 // Element kinds by nesting: algo > gpu > tb > step; anything else is
 // ignored (with MSCCL-W-UNKNOWN), and so is everything inside it.
@@ -90,7 +90,7 @@ class Reader {
     // anyway), no network; libxml2's default limits (no XML_PARSE_HUGE).
     xmlCtxtUseOptions(ctxt.get(), XML_PARSE_NONET);
     ctxt_ = ctxt.get();
-    std::vector<char> buf(kChunk);
+    std::vector<char> buf(kXmlChunk);
     while (!failed()) {
       std::size_t n = 0;
       const char* data = buf.data();
@@ -98,7 +98,7 @@ class Reader {
         n = src->read(buf.data(), buf.size());
         if (n == 0 && !src->error().empty()) return Error{fmt::format("{}: {}", prog_.file, src->error())};
       } else {
-        n = std::min(text.size(), kChunk);
+        n = std::min(text.size(), kXmlChunk);
         data = text.data();
         text.remove_prefix(n);
       }
