@@ -157,6 +157,7 @@ int run_check(const CheckArgs& a) {
   bool report_to_stdout = std::count(outputs.begin(), outputs.end(), "-") > 0;
   BatchOptions batch;
   batch.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  batch.threads = load.threads;
   if (!a.shard.empty()) {
     Result<Shard> shard = parse_shard(a.shard);
     if (!shard) return print_error(shard.error().message), 2;

@@ -32,6 +32,7 @@ struct InputArgs {
   std::string format, op, case_glob;
   bool keep_stream_ids = false, recorded_peers = false;
   std::string aiv_dir;
+  unsigned threads = 0;  // --threads; 0: every core
   MscclArgs msccl;
 };
 void add_input_options(CLI::App* c, InputArgs& a);

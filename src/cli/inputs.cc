@@ -2,7 +2,9 @@
 // and read (--format, --op, --case, the HCCL VM flags).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <thread>
 
 #include "cli/commands.h"
 #include "pipeline/pipeline.h"
@@ -23,6 +25,9 @@ void add_input_options(CLI::App* c, InputArgs& a) {
               "HCCL VM database: trust a notify peer the record stores instead of inferring it from the id");
   c->add_option("--aiv-dir", a.aiv_dir,
                 "HCCL VM database: the directory of the AIV snapshot files (default: the database's own)");
+  c->add_option("--threads", a.threads,
+                 "threads inside one operator, e.g. to read an HCCL VM database's task tables in parallel "
+                 "(default: number of cores; with -j, shared among the inputs checked at once)");
   add_msccl_options(c, a.msccl);
 }
 
@@ -39,6 +44,7 @@ bool load_options(const InputArgs& a, InputOptions& load, ExpandOptions& expand)
   load.keep_stream_ids = a.keep_stream_ids;
   load.recorded_peers = a.recorded_peers;
   load.aiv_dir = a.aiv_dir;
+  load.threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
   return msccl_options(a.msccl, expand.msccl);
 }
 
@@ -50,6 +56,7 @@ Result<std::vector<LoadedCase>> load_tool_input(const std::string& input, const 
     if (l.format == InputFormat::Unknown) return Error{fmt::format("unknown --format \"{}\"", format)};
   }
   l.case_glob = case_glob;
+  l.threads = std::max(1u, std::thread::hardware_concurrency());
   ExpandOptions e;
   e.enabled = expand;
   return load_file(input, l, e);

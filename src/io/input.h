@@ -28,6 +28,9 @@ struct InputOptions {
   bool recorded_peers = false;   // --recorded-peers: trust a notify peer the record stores
   // --aiv-dir: where a database's AIV snapshot files are (default: beside it).
   std::string aiv_dir;
+  // Threads one input may read with (--threads; an HCCL VM database reads
+  // its task tables in parallel). The result never depends on it.
+  unsigned threads = 1;
 };
 
 // One operator as a reader leaves it.

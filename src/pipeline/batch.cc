@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -195,9 +196,17 @@ class Pool {
 
 }  // namespace
 
+unsigned operator_threads(unsigned threads, unsigned jobs, std::size_t inputs) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t at_once = std::clamp<std::size_t>(inputs, 1, std::max(1u, jobs));
+  return std::max<unsigned>(1, static_cast<unsigned>(threads / at_once));
+}
+
 void run_batch(const std::vector<std::string>& files, const InputOptions& load, const ExpandOptions& expand,
                const BatchOptions& options, const CaseChecker& check, const OutcomeSink& emit) {
-  Pool(files, load, expand, options, check).run(emit);
+  InputOptions each = load;
+  each.threads = operator_threads(options.threads, options.jobs, files.size());
+  Pool(files, each, expand, options, check).run(emit);
 }
 
 }  // namespace cc

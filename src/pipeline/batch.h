@@ -16,6 +16,9 @@ namespace cc {
 
 struct BatchOptions {
   unsigned jobs = 1;
+  // Threads in all (--threads; 0: every core), shared by the operators read
+  // at once: see operator_threads.
+  unsigned threads = 0;
   u32 shard_index = 0;  // K-1 of --shard K/N
   u32 shard_count = 0;  // N; 0 = no sharding
   bool progress = false;
@@ -26,6 +29,12 @@ struct Shard {
   u32 index = 0;  // K-1
   u32 count = 0;  // N
 };
+
+// The threads each operator may use inside itself when `jobs` inputs of
+// `inputs` are worked on at once out of `threads` in all (0: every core):
+// at least 1, and never more in all than `threads`, so that -j and
+// --threads compose without oversubscribing the cores.
+unsigned operator_threads(unsigned threads, unsigned jobs, std::size_t inputs);
 
 // Parses "K/N" (1 <= K <= N); anything else is an Error.
 Result<Shard> parse_shard(const std::string& text);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 #include "io/hcclvm/ccu.h"
 #include "io/hcclvm/notify.h"
 #include "io/hcclvm/op.h"
+#include "io/hcclvm/task_feed.h"
 #include "model/describe.h"
 
 namespace cc {
@@ -18,11 +20,10 @@ namespace {
 
 using namespace hcclvm;
 
-using TaskMap = std::unordered_map<i64, std::vector<TaskRow>>;
-
 class Importer {
  public:
-  Importer(Db& db, const InputOptions& opt) : db_(db), opt_(opt) {}
+  // `reopen`: the database is a file further connections may open.
+  Importer(Db& db, const InputOptions& opt, bool reopen) : db_(db), opt_(opt), reopen_(reopen) {}
 
   Result<std::vector<LoadedCase>> run() {
     CC_TRY(db_.begin_read());
@@ -36,33 +37,70 @@ class Importer {
       if (opt_.case_glob.empty() || glob_match(opt_.case_glob, g.name()) ||
           glob_match(opt_.case_glob, db_.file() + "#" + g.name()))
         selected.push_back(&g);
-    CC_TRY(read_selected_tasks(selected));
+    start_feed(selected);
     std::vector<LoadedCase> cases;
     for (const OpGroup* g : selected) {
       Result<ReadTrace> r = g->synced ? group_case(*g) : never_synced(*g);
-      if (!r) return r.error();
+      if (!r) {
+        // A failing task table is reported before anything else (the first
+        // by pid), whatever the order the tables were read in.
+        Status tables = feed_->first_error();
+        return tables ? r.error() : tables.error();
+      }
       cases.push_back({db_.file() + "#" + g->name(), std::move(r.value())});
     }
     return cases;
   }
 
  private:
-  // One scan per task table, for the operators of all selected groups.
-  Status read_selected_tasks(const std::vector<const OpGroup*>& selected) {
-    std::map<u64, std::unordered_set<i64>> wanted;
+  // One scan per task table, for the operators of all selected groups,
+  // tables in the order the groups' members take them.
+  void start_feed(const std::vector<const OpGroup*>& selected) {
+    std::vector<TaskFeed::Need> needs;
+    std::unordered_map<u64, std::size_t> at;
     for (const OpGroup* g : selected)
       if (g->synced)
-        for (const OpRow* m : g->members) wanted[m->pid].insert(m->id);
-    for (const auto& [pid, ids] : wanted) {
-      if (!db_.has_table(task_table(pid))) {
-        missing_.insert(pid);
-        continue;
-      }
-      auto r = read_tasks(db_, pid, ids);
-      if (!r) return r.error();
-      for (auto& [op, list] : r.value()) tasks_[op] = std::move(list);
+        for (const OpRow* m : g->members) {
+          if (!db_.has_table(task_table(m->pid))) {
+            missing_.insert(m->pid);
+            continue;
+          }
+          auto [it, added] = at.emplace(m->pid, needs.size());
+          if (added) needs.push_back({m->pid, {}});
+          needs[it->second].ops.push_back(m->id);
+        }
+    for (TaskFeed::Need& n : needs) {
+      std::sort(n.ops.begin(), n.ops.end());
+      n.ops.erase(std::unique(n.ops.begin(), n.ops.end()), n.ops.end());
     }
-    return {};
+    // A second connection to a database in WAL mode could see a later
+    // snapshot than this one: such a database is read on one connection.
+    bool parallel = reopen_ && opt_.threads > 1 && !db_.wal_mode();
+    if (reopen_) {
+      // Room for each case's tasks before any is appended (a hint: see
+      // task_row_bounds): no copy of a growing vector of 10^7 tasks.
+      bounds_ = task_row_bounds(db_);
+      for (const OpRow& r : rows_.ops) ++ops_of_pid_[r.pid];
+    }
+    feed_ = std::make_unique<TaskFeed>(db_, std::move(needs), parallel ? opt_.threads : 1, parallel);
+  }
+
+  // At most the rows the members' task tables can hold, shared among the
+  // operators of each pid; capped by the file's size (a task row takes at
+  // least its 155-byte blob).
+  std::size_t task_hint(const OpGroup& g) const {
+    if (bounds_.empty()) return 0;
+    std::error_code ec;
+    u64 cap = std::filesystem::file_size(db_.file(), ec) / kTaskMetaBytes;
+    if (ec) return 0;
+    u64 sum = 0;
+    for (const OpRow* m : g.members) {
+      auto b = bounds_.find(task_table(m->pid));
+      auto k = ops_of_pid_.find(m->pid);
+      if (b != bounds_.end() && k != ops_of_pid_.end()) sum += std::min(b->second, cap) / k->second;
+      if (sum >= cap) return static_cast<std::size_t>(cap);
+    }
+    return static_cast<std::size_t>(sum);
   }
 
   Result<ReadTrace> never_synced(const OpGroup& g) {
@@ -116,15 +154,16 @@ class Importer {
     declare_sizes(t, blocks);
     ImportOptions io{opt_.keep_stream_ids, opt_.recorded_peers};
     TaskTranslator tr(t, blocks, rt.findings, io);
-    static const std::vector<TaskRow> kNoRows;
+    tr.reserve(task_hint(g));
     for (const OpRow* m : g.members) {
       if (missing_.count(m->pid) && g.members.size() > 1)
         return Error{place_error(db_.file(), task_table(m->pid), kNoRow, "",
                                  fmt::format("no such table, but {} belongs to op group {} of {} members", member_name(*m),
                                              g.name(), g.members.size()))};
-      auto it = tasks_.find(m->id);
-      tr.member(*m, it == tasks_.end() ? kNoRows : it->second);
-      if (it != tasks_.end()) tasks_.erase(it);  // translated: the rows are not needed again
+      auto rows = feed_->take(m->pid, m->id);
+      if (!rows) return rows.error();
+      tr.member(*m, *rows.value());
+      feed_->done(m->pid, m->id);  // translated: the rows are not needed again
     }
     infer_peers(t, tr.syncs(), opt_.recorded_peers, rt.findings);
     CC_TRY(fill_ccu(db_, ccu_, g, blocks, t, rt.findings));
@@ -163,8 +202,11 @@ class Importer {
 
   Db& db_;
   const InputOptions& opt_;
+  bool reopen_;
   DbRows rows_;
-  TaskMap tasks_;
+  std::unique_ptr<TaskFeed> feed_;
+  std::unordered_map<std::string, u64> bounds_;  // task_row_bounds
+  std::unordered_map<u64, u64> ops_of_pid_;      // opDetails rows per pid
   std::set<u64> missing_;  // pids without a task table
   CcuTables ccu_;
 };
@@ -174,13 +216,13 @@ class Importer {
 Result<std::vector<LoadedCase>> read_hcclvm_db(const std::string& path, const InputOptions& options) {
   auto db = Db::open(path);
   if (!db) return db.error();
-  return Importer(db.value(), options).run();
+  return Importer(db.value(), options, true).run();
 }
 
 Result<std::vector<LoadedCase>> read_hcclvm_handle(sqlite3* handle, const std::string& display,
                                                    const InputOptions& options) {
   Db db(handle, display);
-  return Importer(db, options).run();
+  return Importer(db, options, false).run();
 }
 
 }  // namespace cc

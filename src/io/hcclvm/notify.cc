@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <map>
 
 #include "io/hcclvm/op.h"
@@ -11,20 +13,25 @@ namespace cc::hcclvm {
 
 namespace {
 
+// One notify id: its ranks are pairs[first, first + count) (sorted,
+// distinct), so that no id allocates.
 struct IdUse {
-  std::vector<u32> ranks;  // sorted, distinct
+  u64 id = 0;
+  u32 first = 0, count = 0;
   u32 records = 0, waits = 0;
-  std::vector<u32> tasks;  // the first few, for reports
+  u32 shown = 0;
+  std::array<u32, 8> tasks{};  // the first few, for reports
+  std::vector<u32> task_list() const { return {tasks.begin(), tasks.begin() + shown}; }
 };
 
-std::string rank_list(const std::vector<u32>& ranks) {
+std::string rank_list(std::span<const u32> ranks) {
   std::string s;
   for (std::size_t i = 0; i < ranks.size() && i < 16; ++i) s += fmt::format("{}{}", i ? ", " : "", ranks[i]);
   return ranks.size() > 16 ? s + ", …" : s;
 }
 
 // HCCL's rule: the lowest rank using the id other than `rank`, else `rank`.
-u32 lowest_other(const std::vector<u32>& ranks, u32 rank) {
+u32 lowest_other(std::span<const u32> ranks, u32 rank) {
   for (u32 r : ranks)
     if (r != rank) return r;
   return rank;
@@ -41,12 +48,30 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
   for (const SyncUse& u : uses) pairs.emplace_back(u.id, u.rank);
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  std::map<u64, IdUse> ids;
-  for (const auto& [id, rank] : pairs) ids[id].ranks.push_back(rank);
-  for (const SyncUse& u : uses) {
-    IdUse& x = ids[u.id];
-    ++(u.record ? x.records : x.waits);
-    if (x.tasks.size() < 8) x.tasks.push_back(u.task);
+  std::vector<u32> rank_of(pairs.size());
+  std::vector<IdUse> ids;  // ascending by id
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    rank_of[i] = pairs[i].second;
+    if (ids.empty() || ids.back().id != pairs[i].first) {
+      IdUse x;
+      x.id = pairs[i].first;
+      x.first = static_cast<u32>(i);
+      ids.push_back(x);
+    }
+    ++ids.back().count;
+  }
+  auto ranks = [&](const IdUse& x) { return std::span<const u32>(rank_of.data() + x.first, x.count); };
+  auto find = [&](u64 id) -> IdUse* {
+    auto it = std::lower_bound(ids.begin(), ids.end(), id, [](const IdUse& x, u64 v) { return x.id < v; });
+    return it != ids.end() && it->id == id ? &*it : nullptr;
+  };
+  // The id of each use, found once.
+  std::vector<u32> use_id(uses.size());
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    IdUse& x = *find(uses[i].id);
+    use_id[i] = static_cast<u32>(&x - ids.data());
+    ++(uses[i].record ? x.records : x.waits);
+    if (x.shown < x.tasks.size()) x.tasks[x.shown++] = uses[i].task;
   }
 
   // Task::notify is 32 bits. Ids above (UB notify addresses in AICPU mode,
@@ -54,10 +79,11 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
   std::map<u64, u32> wide;
   std::string shown;
   u32 next = 0xffffffffu;
-  for (auto it = ids.lower_bound(u64{1} << 32); it != ids.end(); ++it) {
-    while (ids.count(next)) --next;
-    wide[it->first] = next;
-    if (wide.size() <= 4) shown += fmt::format("{}{:#x} as #{}", wide.size() > 1 ? ", " : "", it->first, next);
+  for (const IdUse& x : ids) {
+    if (x.id < (u64{1} << 32)) continue;
+    while (find(next)) --next;
+    wide[x.id] = next;
+    if (wide.size() <= 4) shown += fmt::format("{}{:#x} as #{}", wide.size() > 1 ? ", " : "", x.id, next);
     --next;
   }
   if (!wide.empty()) {
@@ -66,38 +92,41 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
         fmt::format("{} notify id{} above 2^32−1 (HCCL's checker cannot translate them; in AICPU mode UB writes store "
                     "the remote notify address as the id): shown as {}{}.",
                     wide.size(), wide.size() > 1 ? "s" : "", shown, wide.size() > 4 ? ", …" : ""));
-    f.tasks = ids.at(wide.begin()->first).tasks;
+    f.tasks = find(wide.begin()->first)->task_list();
     findings.push_back(std::move(f));
   }
 
-  for (const SyncUse& u : uses) {
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    const SyncUse& u = uses[i];
     Task& k = t.tasks[u.task];
-    const IdUse& x = ids.at(u.id);
     k.notify = u.id > 0xffffffffu ? wide.at(u.id) : static_cast<u32>(u.id);
-    k.peer = recorded_peers && u.stored_peer != u.rank ? u.stored_peer : lowest_other(x.ranks, u.rank);
+    k.peer = recorded_peers && u.stored_peer != u.rank ? u.stored_peer : lowest_other(ranks(ids[use_id[i]]), u.rank);
   }
 
   std::map<u64, std::string> unpaired;  // id -> the note its tasks get
-  for (const auto& [id, x] : ids) {
+  for (const IdUse& x : ids) {
+    if (x.count < 3 && !(x.count == 1 && x.records != x.waits)) continue;  // nothing to say
+    u64 id = x.id;
+    std::span<const u32> xr = ranks(x);
     std::string id_text = id > 0xffffffffu ? fmt::format("{:#x}", id) : fmt::format("{}", id);
-    if (x.ranks.size() >= 3) {
+    if (xr.size() >= 3) {
       std::string inferred;
-      for (std::size_t i = 0; i < x.ranks.size() && i < 8; ++i)
-        inferred += fmt::format("{}{}→{}", i ? ", " : "", x.ranks[i], lowest_other(x.ranks, x.ranks[i]));
+      for (std::size_t i = 0; i < xr.size() && i < 8; ++i)
+        inferred += fmt::format("{}{}→{}", i ? ", " : "", xr[i], lowest_other(xr, xr[i]));
       Finding f = import_warning(
           "HCCLVM-W-NOTIFY-AMBIGUOUS",
           fmt::format("Notify id {} is used by {} ranks ({}): the records name no peer, and the inference pairs each "
                       "rank with the lowest other one ({}{}); the real peer of a rank may be any of the others.",
-                      id_text, x.ranks.size(), rank_list(x.ranks), inferred, x.ranks.size() > 8 ? ", …" : ""));
-      f.tasks = x.tasks;
+                      id_text, xr.size(), rank_list(xr), inferred, xr.size() > 8 ? ", …" : ""));
+      f.tasks = x.task_list();
       findings.push_back(std::move(f));
-    } else if (x.ranks.size() == 1 && x.records != x.waits) {
+    } else if (xr.size() == 1 && x.records != x.waits) {
       std::string note = fmt::format(
           "id {} is used only by rank {} ({} RECORD{}, {} WAIT{}): its counterpart on another rank is probably "
           "missing; HCCL's peer inference made it local",
-          id_text, x.ranks[0], x.records, x.records == 1 ? "" : "s", x.waits, x.waits == 1 ? "" : "s");
+          id_text, xr[0], x.records, x.records == 1 ? "" : "s", x.waits, x.waits == 1 ? "" : "s");
       Finding f = import_warning("HCCLVM-W-NOTIFY-UNPAIRED", fmt::format("Notify {}.", note));
-      f.tasks = x.tasks;
+      f.tasks = x.task_list();
       findings.push_back(std::move(f));
       unpaired.emplace(id, "notify " + note);
     }

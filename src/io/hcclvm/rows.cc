@@ -1,6 +1,7 @@
 #include "io/hcclvm/rows.h"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 
@@ -106,29 +107,99 @@ Result<std::vector<u8>> read_ext(Db& db, i64 id) {
 
 std::string task_table(u64 pid) { return fmt::format("opTask_P_{}", pid); }
 
-Result<std::unordered_map<i64, std::vector<TaskRow>>> read_tasks(Db& db, u64 pid,
-                                                                 const std::unordered_set<i64>& wanted) {
-  std::unordered_map<i64, std::vector<TaskRow>> out;
+namespace {
+
+// The fields of `m` the translator reads; a CCU SQE goes to `sqes`.
+void compact(const TaskMeta& m, TaskRow& r, std::vector<CcuSqe>& sqes) {
+  r.type = m.type;
+  r.rank = m.rank;
+  r.stream = m.stream;
+  r.src_rank = m.src_rank;
+  r.dst_rank = m.dst_rank;
+  r.dst_addr = m.dst_addr;
+  r.len = m.len;
+  r.data_type = m.data_type;
+  r.reduce_op = m.reduce_op;
+  r.protocol = m.protocol;
+  switch (m.type) {
+    case kMetaNotifyWait:
+    case kMetaNotifyRecord: r.notify_id = m.notify_id; break;
+    case kMetaAivGraph: r.launch_idx = m.launch_idx; break;
+    case kMetaCcuGraph:
+      r.sqe_index = sqes.size();
+      sqes.push_back(m.sqe);
+      break;
+    default: r.src_addr = m.src_addr; break;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<OpTasks>> read_tasks(Db& db, u64 pid, const std::vector<i64>& wanted) {
+  std::vector<OpTasks> out;
   std::string t = task_table(pid);
   if (!db.has_table(t)) return out;
   CC_TRY(db.require_columns(t, {"id", "opDetailId", "taskSeq", "opTaskMeta"}));
   Query q(db, t, fmt::format("SELECT id, opDetailId, taskSeq, opTaskMeta FROM \"{}\"", t));
+  // Rows of one operator usually follow each other: the last operator's
+  // slot is looked up once per run of rows, not once per row.
+  std::vector<int> slot(wanted.size(), -1);
+  i64 last_op = 0;
+  OpTasks* cur = nullptr;
+  bool cur_valid = false;
   while (q.next()) {
     i64 op = q.int64(1, "opDetailId");
     if (!q.ok()) break;
-    if (!wanted.count(op)) continue;
+    if (!cur_valid || op != last_op) {
+      last_op = op;
+      cur_valid = true;
+      cur = nullptr;
+      auto it = std::lower_bound(wanted.begin(), wanted.end(), op);
+      if (it != wanted.end() && *it == op) {
+        int& s = slot[static_cast<std::size_t>(it - wanted.begin())];
+        if (s < 0) {
+          s = static_cast<int>(out.size());
+          out.push_back({op, {}, {}});
+        }
+        cur = &out[static_cast<std::size_t>(s)];
+      }
+    }
+    if (!cur) continue;
     TaskRow r;
     r.id = q.row();
     r.seq = q.int64(2, "taskSeq");
-    decoded(q, "opTaskMeta", decode_task_meta(q.blob(3, "opTaskMeta")), r.meta);
+    auto meta = decode_task_meta(q.blob(3, "opTaskMeta"));
     if (!q.ok()) break;
-    out[op].push_back(r);
+    if (!meta) {
+      q.fail("opTaskMeta", meta.error().message);
+      break;
+    }
+    compact(*meta, r, cur->sqes);
+    cur->rows.push_back(r);
   }
   if (!q.ok()) return Error{q.error()};
   // The reference orders by taskSeq; ties get a fixed order by id (§3.4).
-  for (auto& [op, rows] : out)
-    std::sort(rows.begin(), rows.end(),
-              [](const TaskRow& a, const TaskRow& b) { return a.seq != b.seq ? a.seq < b.seq : a.id < b.id; });
+  // Rows in id order already sorted by taskSeq (the usual case) are left as
+  // they are.
+  auto before = [](const TaskRow& a, const TaskRow& b) { return a.seq != b.seq ? a.seq < b.seq : a.id < b.id; };
+  for (OpTasks& o : out)
+    if (!std::is_sorted(o.rows.begin(), o.rows.end(), before)) std::sort(o.rows.begin(), o.rows.end(), before);
+  std::sort(out.begin(), out.end(), [](const OpTasks& a, const OpTasks& b) { return a.op < b.op; });
+  return out;
+}
+
+std::unordered_map<std::string, u64> task_row_bounds(Db& db) {
+  std::unordered_map<std::string, u64> out;
+  if (!db.has_table("sqlite_sequence")) return out;
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db.handle(), "SELECT name, seq FROM sqlite_sequence", -1, &st, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      const unsigned char* n = sqlite3_column_text(st, 0);
+      sqlite3_int64 seq = sqlite3_column_int64(st, 1);
+      if (n && seq > 0) out[reinterpret_cast<const char*>(n)] = static_cast<u64>(seq);
+    }
+  }
+  sqlite3_finalize(st);
   return out;
 }
 

@@ -51,22 +51,47 @@ Result<DbRows> read_rows(Db& db);
 // The opExtInfo blob of opDetails row `id` (NULL: empty).
 Result<std::vector<u8>> read_ext(Db& db, i64 id);
 
-// One task row, decoded.
+// One task row, decoded into what the translator reads: 64 bytes where the
+// full TaskMeta takes ~200 (its CCU SQE is kept beside the rows), so that
+// the rows of a table in flight cost little next to the trace they become.
 struct TaskRow {
   i64 id = 0;
   i64 seq = 0;  // taskSeq
-  TaskMeta meta;
+  u64 stream = 0;
+  union {
+    u64 src_addr = 0;  // MEM_CPY, REDUCE
+    u64 notify_id;     // NOTIFY_*
+    u64 launch_idx;    // AIV_GRAPH
+    u64 sqe_index;     // CCU_GRAPH: index into OpTasks::sqes
+  };
+  u64 dst_addr = 0;
+  u64 len = 0;  // MEM_CPY len, REDUCE dataCount
+  u32 rank = 0, src_rank = 0, dst_rank = 0;
+  u8 type = 0, data_type = 0, reduce_op = 0, protocol = 0;
+};
+
+// The rows of one operator in one task table, in (taskSeq, id) order.
+struct OpTasks {
+  i64 op = 0;  // opDetails id
+  std::vector<TaskRow> rows;
+  std::vector<CcuSqe> sqes;
 };
 
 // "opTask_P_<pid>".
 std::string task_table(u64 pid);
 
-// The task rows of the operators `wanted` (opDetails ids) in opTask_P_<pid>,
-// each operator's rows in (taskSeq, id) order. One scan of the table; the
+// The task rows of the operators `wanted` (opDetails ids, sorted ascending)
+// in opTask_P_<pid>: one OpTasks per wanted operator that has rows,
+// ascending by operator. One scan of the table on one prepared statement,
+// columns read by position, each BLOB decoded where SQLite holds it; the
 // BLOB of a row is read only when its operator is wanted. A missing table
-// gives an empty map (the caller decides whether that is an error).
-Result<std::unordered_map<i64, std::vector<TaskRow>>> read_tasks(Db& db, u64 pid,
-                                                                 const std::unordered_set<i64>& wanted);
+// gives none (the caller decides whether that is an error).
+Result<std::vector<OpTasks>> read_tasks(Db& db, u64 pid, const std::vector<i64>& wanted);
+
+// The most rows opTask_P_<pid> can hold by its AUTOINCREMENT counter
+// (sqlite_sequence), per table; none for tables without one. A capacity
+// hint only: reserved memory nobody writes costs no resident memory.
+std::unordered_map<std::string, u64> task_row_bounds(Db& db);
 
 // `ccuInstrRes`: the newest usable image row per (rank, die). A missing
 // table gives none (the CCU expansion then reports the missing image).

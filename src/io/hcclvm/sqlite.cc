@@ -45,7 +45,7 @@ Result<Db> Db::open(const std::string& path) {
     return Error{fmt::format("{}: not an SQLite database (a compressed database must be decompressed first)",
                              path)};
   sqlite3* h = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string why = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     sqlite3_close(h);
@@ -91,6 +91,18 @@ Status Db::require_columns(const std::string& table, const std::vector<std::stri
   for (const std::string& c : columns)
     if (!have.count(c)) return Error{place_error(file_, table, kNoRow, c, "no such column")};
   return {};
+}
+
+bool Db::wal_mode() {
+  sqlite3_stmt* st = nullptr;
+  bool wal = false;
+  if (sqlite3_prepare_v2(db_, "PRAGMA journal_mode", -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char* m = sqlite3_column_text(st, 0);
+    wal = m && std::strcmp(reinterpret_cast<const char*>(m), "wal") == 0;
+  }
+  sqlite3_finalize(st);
+  return wal;
 }
 
 Status Db::begin_read() {

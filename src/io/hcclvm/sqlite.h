@@ -49,6 +49,9 @@ class Db {
   // "" when all are there.
   Status require_columns(const std::string& table, const std::vector<std::string>& columns);
 
+  // The database is in WAL mode (PRAGMA journal_mode).
+  bool wal_mode();
+
   // Reads in one snapshot (a live database may be written meanwhile).
   Status begin_read();
   void end_read();

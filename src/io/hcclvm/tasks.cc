@@ -83,7 +83,7 @@ void TaskTranslator::unknown(const TaskRow& row, u16 code, std::string message) 
   Task k;
   k.type = TaskType::UNKNOWN;
   k.rank = m_->rank;
-  k.stream = static_cast<u32>(row.meta.stream);
+  k.stream = static_cast<u32>(row.stream);
   push(k);
 }
 
@@ -145,7 +145,7 @@ TaskTranslator::Side TaskTranslator::resolve(const char* side, u64 a, u64 len, u
 }
 
 void TaskTranslator::data_task(const TaskRow& row, TaskType type, u64 len) {
-  const TaskMeta& k = row.meta;
+  const TaskRow& k = row;
   std::size_t before = pending_.size();
   Side src = resolve("source", k.src_addr, len, k.src_rank);
   Side dst = resolve("destination", k.dst_addr, len, k.dst_rank);
@@ -184,12 +184,19 @@ void TaskTranslator::data_task(const TaskRow& row, TaskType type, u64 len) {
   push(t);
 }
 
-void TaskTranslator::member(const OpRow& m, const std::vector<TaskRow>& rows) {
+void TaskTranslator::reserve(std::size_t n) {
+  t_.tasks.reserve(t_.tasks.size() + n);
+  t_.groups.reserve(t_.groups.size() + n);
+  t_.slices.reserve(t_.slices.size() + 2 * n);
+}
+
+void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
+  const std::vector<TaskRow>& rows = tasks.rows;
   m_ = &m;
   table_ = task_table(m.pid);
   u32 first = static_cast<u32>(t_.tasks.size());
   for (const TaskRow& row : rows) {
-    const TaskMeta& k = row.meta;
+    const TaskRow& k = row;
     if (k.rank != m.rank || k.stream >= 0xffffffffu) {
       // No position can be trusted: the record is reported and left out.
       Finding f = import_error(
@@ -260,7 +267,7 @@ void TaskTranslator::member(const OpRow& m, const std::vector<TaskRow>& rows) {
       }
       case kMetaCcuGraph: {
         // Expanded into its mission's nodes when the case is loaded (ccu.md, src/ccu/).
-        const CcuSqe& q = k.sqe;
+        const CcuSqe& q = tasks.sqes[k.sqe_index];
         Task c;
         c.type = TaskType::CCU_GRAPH;
         c.rank = m.rank;

@@ -60,7 +60,9 @@ class TaskTranslator {
  public:
   TaskTranslator(Trace& trace, const Blocks& blocks, std::vector<Finding>& findings, const ImportOptions& options);
 
-  void member(const OpRow& m, const std::vector<TaskRow>& rows);
+  void member(const OpRow& m, const OpTasks& tasks);
+  // Room for `tasks` more tasks (a hint; see task_row_bounds).
+  void reserve(std::size_t tasks);
   const std::vector<SyncUse>& syncs() const { return syncs_; }
 
  private:
