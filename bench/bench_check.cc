@@ -4,6 +4,8 @@
 //               [--dir DIR] [--gen-args "..."]   ({n/K} in gen-args: ranks / K)
 //               [--check-args "..."]              (e.g. --ccu-loop-merge)
 //               [--as stlog]  (check the trace converted to an HCCL ST log)
+//               [--as hcclvm-db] [--db-writer PATH]  (check the schedule as an
+//                             HCCL VM database, written by bench_hcclvm_db)
 //
 // For every rank count it writes the trace (W = synthetic-ring,
 // ccu-allreduce — the CCU AllReduce of the tests, 1 MiB per rank staged in
@@ -96,6 +98,7 @@ std::vector<unsigned> parse_list(const std::string& s) {
 
 int main(int argc, char** argv) {
   std::string collcheck = "build/collcheck", workload = "synthetic-ring", dir = "/tmp", gen_args, check_args, as = "jsonl";
+  std::string db_writer = "build/bench/bench_hcclvm_db";
   std::vector<unsigned> ranks = {8, 32, 128, 256, 512, 1024};
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
     else if (k == "--gen-args") gen_args = v;
     else if (k == "--check-args") check_args = v;
     else if (k == "--as") as = v;
+    else if (k == "--db-writer") db_writer = v;
     else {
       std::fprintf(stderr, "bench_check: unknown option %s\n", k.c_str());
       return 2;
@@ -126,7 +130,23 @@ int main(int argc, char** argv) {
   std::vector<double> xs, ys;
   for (unsigned n : ranks) {
     std::string trace = dir + "/bench-" + workload + "-" + std::to_string(n) + ".jsonl";
-    if (workload == "synthetic-ring") {
+    if (as == "hcclvm-db") {
+      // The database and the same schedule as a trace, from the gen
+      // algorithm `workload` (count 65536 FP32, --fold-ccl); the operator
+      // from --gen-args' --op-type.
+      std::string stem = dir + "/bench-db-" + workload + "-" + std::to_string(n), op;
+      std::stringstream ss(gen_args);
+      for (std::string a, prev; ss >> a; prev = a)
+        if (prev == "--op-type") op = a;
+      std::vector<std::string> w = {db_writer, workload, std::to_string(n), stem};
+      if (!op.empty()) w.push_back(op);
+      Run wr = spawn(w);
+      if (wr.status != 0) {
+        std::fprintf(stderr, "bench_check: %s %s %u failed\n", db_writer.c_str(), workload.c_str(), n);
+        return 2;
+      }
+      trace = stem + ".db";
+    } else if (workload == "synthetic-ring") {
       cc::Trace t = cc::bench::synthetic_ring_allreduce(n, 64);
       cc::Status st = cc::write_jsonl_file(t, trace);
       if (!st) {

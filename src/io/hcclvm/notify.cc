@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <span>
+#include <unordered_map>
 #include <map>
 
 #include "io/hcclvm/op.h"
@@ -13,15 +13,13 @@ namespace cc::hcclvm {
 
 namespace {
 
-// One notify id: its ranks are pairs[first, first + count) (sorted,
-// distinct), so that no id allocates.
+// One notify id: its ranks are rank_of[first, first + count) (sorted,
+// distinct). 24 bytes and no allocation per id: an operator of 10^7 tasks
+// has millions of ids, and every byte of them is a fresh page to fault in.
 struct IdUse {
   u64 id = 0;
   u32 first = 0, count = 0;
   u32 records = 0, waits = 0;
-  u32 shown = 0;
-  std::array<u32, 8> tasks{};  // the first few, for reports
-  std::vector<u32> task_list() const { return {tasks.begin(), tasks.begin() + shown}; }
 };
 
 std::string rank_list(std::span<const u32> ranks) {
@@ -50,6 +48,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   std::vector<u32> rank_of(pairs.size());
   std::vector<IdUse> ids;  // ascending by id
+  ids.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     rank_of[i] = pairs[i].second;
     if (ids.empty() || ids.back().id != pairs[i].first) {
@@ -71,8 +70,23 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
     IdUse& x = *find(uses[i].id);
     use_id[i] = static_cast<u32>(&x - ids.data());
     ++(uses[i].record ? x.records : x.waits);
-    if (x.shown < x.tasks.size()) x.tasks[x.shown++] = uses[i].task;
   }
+  // The first few tasks of each id a finding names (ambiguous, unpaired,
+  // the first wide one), gathered in one pass.
+  std::unordered_map<u32, std::vector<u32>> named;
+  bool wide_named = false;
+  for (const IdUse& x : ids) {
+    bool ambiguous = x.count >= 3, unpaired = x.count == 1 && x.records != x.waits;
+    bool first_wide = !wide_named && x.id > 0xffffffffu;
+    wide_named = wide_named || first_wide;
+    if (ambiguous || unpaired || first_wide) named[static_cast<u32>(&x - ids.data())];
+  }
+  if (!named.empty())
+    for (std::size_t i = 0; i < uses.size(); ++i) {
+      auto it = named.find(use_id[i]);
+      if (it != named.end() && it->second.size() < 8) it->second.push_back(uses[i].task);
+    }
+  auto tasks_of = [&](const IdUse& x) { return named[static_cast<u32>(&x - ids.data())]; };
 
   // Task::notify is 32 bits. Ids above (UB notify addresses in AICPU mode,
   // §11) get distinct free values, so that no two ids merge.
@@ -92,7 +106,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
         fmt::format("{} notify id{} above 2^32−1 (HCCL's checker cannot translate them; in AICPU mode UB writes store "
                     "the remote notify address as the id): shown as {}{}.",
                     wide.size(), wide.size() > 1 ? "s" : "", shown, wide.size() > 4 ? ", …" : ""));
-    f.tasks = find(wide.begin()->first)->task_list();
+    f.tasks = tasks_of(*find(wide.begin()->first));
     findings.push_back(std::move(f));
   }
 
@@ -118,7 +132,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
           fmt::format("Notify id {} is used by {} ranks ({}): the records name no peer, and the inference pairs each "
                       "rank with the lowest other one ({}{}); the real peer of a rank may be any of the others.",
                       id_text, xr.size(), rank_list(xr), inferred, xr.size() > 8 ? ", …" : ""));
-      f.tasks = x.task_list();
+      f.tasks = tasks_of(x);
       findings.push_back(std::move(f));
     } else if (xr.size() == 1 && x.records != x.waits) {
       std::string note = fmt::format(
@@ -126,7 +140,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
           "missing; HCCL's peer inference made it local",
           id_text, xr[0], x.records, x.records == 1 ? "" : "s", x.waits, x.waits == 1 ? "" : "s");
       Finding f = import_warning("HCCLVM-W-NOTIFY-UNPAIRED", fmt::format("Notify {}.", note));
-      f.tasks = x.task_list();
+      f.tasks = tasks_of(x);
       findings.push_back(std::move(f));
       unpaired.emplace(id, "notify " + note);
     }

@@ -255,8 +255,8 @@ void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
       case kMetaNotifyRecord:
       case kMetaNotifyWait: {
         bool record = k.type == kMetaNotifyRecord;
-        syncs_.push_back({static_cast<u32>(t_.tasks.size()), m.rank, record, k.notify_id,
-                          record ? k.dst_rank : k.src_rank});
+        syncs_.push_back({k.notify_id, static_cast<u32>(t_.tasks.size()), m.rank, record ? k.dst_rank : k.src_rank,
+                          record});
         Task s;
         s.type = record ? TaskType::RECORD : TaskType::WAIT;
         s.rank = m.rank;

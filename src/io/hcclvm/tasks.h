@@ -47,11 +47,11 @@ bool blocks_in_place(const Blocks& blocks, OpType type);
 
 // One RECORD or WAIT whose peer the notify inference decides.
 struct SyncUse {
-  u32 task = 0;  // append position in the trace
+  u64 id = 0;           // notifyId as stored (64 bits)
+  u32 task = 0;         // append position in the trace
   u32 rank = 0;
-  bool record = false;
-  u64 id = 0;          // notifyId as stored (64 bits)
   u32 stored_peer = 0;  // dstRankId (RECORD) / srcRankId (WAIT)
+  bool record = false;
 };
 
 // Appends one member's rows to `trace` (positions are append order until
