@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <span>
 #include <unordered_map>
 #include <map>
 
@@ -22,16 +21,24 @@ struct IdUse {
   u32 records = 0, waits = 0;
 };
 
-std::string rank_list(std::span<const u32> ranks) {
+// The ranks of one id: the second halves of its sorted (id, rank) pairs.
+struct RankList {
+  const std::pair<u64, u32>* at = nullptr;
+  u32 n = 0;
+  std::size_t size() const { return n; }
+  u32 operator[](std::size_t i) const { return at[i].second; }
+};
+
+std::string rank_list(const RankList& ranks) {
   std::string s;
   for (std::size_t i = 0; i < ranks.size() && i < 16; ++i) s += fmt::format("{}{}", i ? ", " : "", ranks[i]);
   return ranks.size() > 16 ? s + ", …" : s;
 }
 
 // HCCL's rule: the lowest rank using the id other than `rank`, else `rank`.
-u32 lowest_other(std::span<const u32> ranks, u32 rank) {
-  for (u32 r : ranks)
-    if (r != rank) return r;
+u32 lowest_other(const RankList& ranks, u32 rank) {
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    if (ranks[i] != rank) return ranks[i];
   return rank;
 }
 
@@ -46,11 +53,9 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
   for (const SyncUse& u : uses) pairs.emplace_back(u.id, u.rank);
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  std::vector<u32> rank_of(pairs.size());
   std::vector<IdUse> ids;  // ascending by id
   ids.reserve(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    rank_of[i] = pairs[i].second;
     if (ids.empty() || ids.back().id != pairs[i].first) {
       IdUse x;
       x.id = pairs[i].first;
@@ -59,7 +64,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
     }
     ++ids.back().count;
   }
-  auto ranks = [&](const IdUse& x) { return std::span<const u32>(rank_of.data() + x.first, x.count); };
+  auto ranks = [&](const IdUse& x) { return RankList{pairs.data() + x.first, x.count}; };
   auto find = [&](u64 id) -> IdUse* {
     auto it = std::lower_bound(ids.begin(), ids.end(), id, [](const IdUse& x, u64 v) { return x.id < v; });
     return it != ids.end() && it->id == id ? &*it : nullptr;
@@ -121,7 +126,7 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
   for (const IdUse& x : ids) {
     if (x.count < 3 && !(x.count == 1 && x.records != x.waits)) continue;  // nothing to say
     u64 id = x.id;
-    std::span<const u32> xr = ranks(x);
+    RankList xr = ranks(x);
     std::string id_text = id > 0xffffffffu ? fmt::format("{:#x}", id) : fmt::format("{}", id);
     if (xr.size() >= 3) {
       std::string inferred;

@@ -188,6 +188,7 @@ void TaskTranslator::reserve(std::size_t n) {
   t_.tasks.reserve(t_.tasks.size() + n);
   t_.groups.reserve(t_.groups.size() + n);
   t_.slices.reserve(t_.slices.size() + 2 * n);
+  syncs_.reserve(syncs_.size() + n);
 }
 
 void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
