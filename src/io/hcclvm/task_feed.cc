@@ -52,9 +52,13 @@ void TaskFeed::read_slot(Db& db, Slot& s) {
 void TaskFeed::work(Db& db) {
   std::unique_lock lk(mu_);
   for (;;) {
-    cv_.wait(lk, [&] { return stop_ || (next_ < slots_.size() && next_ < horizon_); });
+    cv_.wait(lk, [&] {
+      while (next_ < slots_.size() && slots_[next_].claimed) ++next_;
+      return stop_ || (next_ < slots_.size() && next_ < horizon_);
+    });
     if (stop_) return;
     Slot& s = slots_[next_++];
+    s.claimed = true;
     lk.unlock();
     // s.need never changes; s.rows and s.error are the reader's until
     // s.read is set under the lock.
@@ -86,6 +90,17 @@ Result<const OpTasks*> TaskFeed::take(u64 pid, i64 op) {
     std::unique_lock lk(mu_);
     if (index + window_ + 1 > horizon_) {
       horizon_ = index + window_ + 1;
+      cv_.notify_all();
+    }
+    if (!s->claimed) {
+      // No reader has started it: read it here rather than wait.
+      s->claimed = true;
+      lk.unlock();
+      auto r = read_tasks(main_, s->need.pid, s->need.ops);
+      lk.lock();
+      if (r) s->rows = std::move(r.value());
+      else s->error = r.error().message;
+      s->read = true;
       cv_.notify_all();
     }
     cv_.wait(lk, [&] { return s->read; });

@@ -5,6 +5,9 @@
 // the one of the first failing table by pid, so nothing the import produces
 // depends on which thread read what, or when.
 //
+// The translator never waits for a table no thread has started: it reads
+// that one itself, so a reader thread that gets no core costs nothing.
+//
 // Only a few tables are read ahead of the translator (two per thread), and
 // a table's rows are freed once translated: a database of 10^7 tasks never
 // holds all its rows at once.
@@ -54,7 +57,8 @@ class TaskFeed {
  private:
   struct Slot {
     Need need;
-    bool read = false;  // `rows` or `error` is set
+    bool claimed = false;  // a thread reads it (or has read it)
+    bool read = false;     // `rows` or `error` is set
     std::vector<OpTasks> rows;
     std::string error;
     std::size_t left = 0;  // wanted operators not yet done
@@ -70,7 +74,7 @@ class TaskFeed {
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::size_t next_ = 0;     // the next slot a worker reads
+  std::size_t next_ = 0;     // no unclaimed slot below this
   std::size_t horizon_ = 0;  // workers read slots below this
   std::size_t window_ = 0;
   bool stop_ = false;
