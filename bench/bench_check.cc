@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
   bool ccu = workload == "ccu-allreduce";
   std::vector<const char*> stages = {"read", "graph", "single", "sync", "mem", "semantic"};
   if (ccu) stages.insert(stages.begin() + 1, "ccu");
-  std::printf("workload %s%s%s, %d runs per size, medians\n\n", workload.c_str(), check_args.empty() ? "" : ", check ",
-              check_args.c_str(), runs);
+  std::printf("workload %s%s%s%s%s, %d runs per size, medians\n\n", workload.c_str(), as == "jsonl" ? "" : " as ",
+              as == "jsonl" ? "" : as.c_str(), check_args.empty() ? "" : ", check ", check_args.c_str(), runs);
   std::printf("| ranks | tasks |");
   for (const char* s : stages) std::printf(" %s ms |", s);
   std::printf(" total ms | tasks/s | peak RSS MB |\n|---:|---:|");
