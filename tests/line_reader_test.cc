@@ -12,7 +12,7 @@
 namespace cc::test {
 namespace {
 
-std::vector<std::string> read_all(const std::string& path) {
+std::vector<std::string> read_lines(const std::string& path) {
   LineReader r;
   EXPECT_EQ(message_of(r.open(path)), "");
   std::vector<std::string> lines;
@@ -45,7 +45,7 @@ TEST(LineReader, SplitsLinesAcrossChunksAndKeepsPadding) {
     if (i + 1 < want.size()) std::fputs("\n", f);
   }
   std::fclose(f);
-  std::vector<std::string> got = read_all(path);
+  std::vector<std::string> got = read_lines(path);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "line " << i + 1;
 }
@@ -53,7 +53,7 @@ TEST(LineReader, SplitsLinesAcrossChunksAndKeepsPadding) {
 TEST(LineReader, EmptyFileAndMemory) {
   std::string path = temp_path("empty.txt");
   std::fclose(std::fopen(path.c_str(), "wb"));
-  EXPECT_TRUE(read_all(path).empty());
+  EXPECT_TRUE(read_lines(path).empty());
   LineReader m;
   m.attach_memory("a\nb");
   std::string_view l;
@@ -111,8 +111,8 @@ std::vector<std::string> split(const std::string& text) {
 TEST(LineReader, ReadsGzipAndZstdByContent) {
   std::string text = sample_text();
   // Names that say nothing: the content decides.
-  EXPECT_EQ(read_all(write_gzip("plain-name-1.txt", text)), split(text));
-  EXPECT_EQ(read_all(write_zstd("plain-name-2.txt", text)), split(text));
+  EXPECT_EQ(read_lines(write_gzip("plain-name-1.txt", text)), split(text));
+  EXPECT_EQ(read_lines(write_zstd("plain-name-2.txt", text)), split(text));
 }
 
 TEST(LineReader, TruncatedCompressedInputIsAnError) {
