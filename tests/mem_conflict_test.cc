@@ -10,6 +10,7 @@
 #include <set>
 
 #include "check/mem_conflict.h"
+#include "check/race_links.h"
 #include "pipeline/stages.h"
 #include "graph/reach.h"
 #include "random_trace.h"
@@ -313,6 +314,46 @@ TEST(AtomicReduce, ParallelReducesIntoOneSlotCostLinearQueries) {
   std::set<u32> later;
   for (const ConflictPair& p : sweep(t, g, false, 64, nullptr, true)) later.insert(p.later);
   EXPECT_EQ(later.size(), k - 1);
+}
+
+// A 406/407 on bytes a race touched is linked to it; one elsewhere (other
+// bytes, rank or buffer), a finding already in a cascade, and other codes
+// are not.
+TEST(RaceLinks, ResultFindingsOnRacyBytesBecomeConsequences) {
+  Trace t;
+  FindingSink sink(100);
+  auto finding = [](u16 code, u32 rank, const char* buffer, u64 b, u64 e) {
+    Finding f = make_finding(code, code == 302 ? StageTag::MemConflict : StageTag::SemanticCheck, "x");
+    f.bytes = ByteRange{rank, buffer, b, e};
+    return f;
+  };
+  sink.add(finding(302, 0, "CCL", 0, 64));
+  sink.add(finding(407, 0, "CCL", 32, 40));    // inside the race's bytes: linked
+  sink.add(finding(406, 0, "CCL", 64, 128));   // just after them
+  sink.add(finding(406, 1, "CCL", 0, 64));     // another rank
+  sink.add(finding(407, 0, "OUTPUT", 0, 64));  // another buffer
+  sink.add(finding(409, 0, "CCL", 0, 64));     // not a missing or wrong piece
+  Finding earlier = finding(406, 0, "CCL", 0, 8);
+  earlier.consequence_of = 7;                  // already in a cascade
+  sink.add(std::move(earlier));
+  link_results_to_races(t, sink);
+  const std::vector<Finding>& f = sink.findings();
+  ASSERT_EQ(f.size(), 7u);
+  EXPECT_NE(f[0].cause_id, 0u);
+  EXPECT_EQ(f[1].consequence_of, f[0].cause_id);
+  EXPECT_NE(f[1].details.back().find("consequence of the race (302) on rank 0 CCL [0x0,0x40)"), std::string::npos)
+      << f[1].details.back();
+  for (int i : {2, 3, 4, 5}) EXPECT_EQ(f[i].consequence_of, 0u) << i;
+  EXPECT_EQ(f[6].consequence_of, 7u);
+  EXPECT_EQ(sink.root_causes(), 1u);
+  EXPECT_EQ(sink.consequences(), 2u);  // the one linked here and the one that came linked
+
+  // Without a race nothing changes.
+  FindingSink alone(100);
+  alone.add(finding(407, 0, "CCL", 32, 40));
+  link_results_to_races(t, alone);
+  EXPECT_EQ(alone.findings()[0].consequence_of, 0u);
+  EXPECT_EQ(alone.consequences(), 0u);
 }
 
 }  // namespace

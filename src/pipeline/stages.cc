@@ -4,6 +4,7 @@
 
 #include "check/aiv_rules.h"
 #include "check/pairing.h"
+#include "check/race_links.h"
 #include "check/mem_conflict.h"
 #include "check/semantic/semantic.h"
 #include "check/single_task.h"
@@ -138,6 +139,7 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     } else {
       SemanticStats ss;
       timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });
+      link_results_to_races(trace, sink);
       res.stats.push_back(fmt::format("semantic: {} data tasks, {} segments, {} contribution sets, {} unions "
                                       "({} from the memo)",
                                       ss.data_tasks, ss.segments, ss.sets, ss.unions, ss.memo_hits));
