@@ -18,6 +18,14 @@ namespace {
 struct Frontier {
   AccessSet writes;  // W
   AccessSet reads;   // R
+  // A read found ordered after every member of W that it saw (a dominator),
+  // or kNone. Invariant: every member x of W with τ(x) ≤ τ(dom) happens
+  // before dom — W gains only accesses later in τ, so it stays true as W
+  // changes. A later access ordered after dom is then ordered after all
+  // those members, which one question settles (docs/MEMCONFLICT.md). The
+  // invariant speaks of W and dom alone, so two segments with equal W and R
+  // are equal whichever dominator each keeps: either is valid for both.
+  u32 dom = kNone;
   bool operator==(const Frontier& o) const { return writes == o.writes && reads == o.reads; }
 };
 
@@ -109,6 +117,8 @@ class Sweep {
         FindingSink& out, std::vector<ConflictPair>* pairs, MemConflictStats* stats)
       : t_(t), g_(g), reach_(reach), opt_(opt), out_(out), pairs_(pairs), stats_(stats) {
     // Which task owns each slice, and whether the slice is written.
+    answer_turn_.assign(t.tasks.size(), 0);
+    answer_yes_.assign(t.tasks.size(), 0);
     task_of_slice_.assign(t.slices.size(), kNone);
     written_.assign(t.slices.size(), 0);
     flag_slice_.assign(t.slices.size(), 0);
@@ -203,42 +213,53 @@ class Sweep {
     return atomic_reduce_class(t_.tasks[task_of_slice_[slice]]);
   }
 
-  // Whether x must stay in a frontier the current task joins: it is not
-  // ordered before the task, or the task is saturated and never asked
-  // about x (advance()).
-  bool unordered_or_untested(u32 x, u32 current) { return left_unasked(x, current) || !before(x, current); }
+  // Whether x must stay in a frontier the current task joins (advance()):
+  // it is not known ordered before the task. The comparison asked about
+  // every member of the segment unless it stopped (saturated), so a member
+  // with no answer is one it left unasked, and stays; advance() never asks.
+  bool unordered_or_untested(u32 x, u32 current) const {
+    if (x == current) return false;
+    const bool* yes = answer(x);
+    return !yes || !*yes;
+  }
 
-  bool saturated() const { return partners_found_ >= std::max(opt_.partner_cap, 1u); }
+  // The comparison with a segment stops asking once the task has
+  // partner_cap partners in all and one in this segment. A task saturated
+  // by a slot of racing writes must still ask about the members of its
+  // other segments until it meets a partner there: members ordered before
+  // it but never asked about would pile up in those frontiers, and every
+  // later read would ask about all of them (docs/MEMCONFLICT.md).
+  bool saturated() const {
+    return segment_partners_ > 0 && partners_found_ >= std::max(opt_.partner_cap, 1u);
+  }
 
-  // x was never asked about and, the current task being saturated, will not be.
-  bool left_unasked(u32 x, u32 current) const { return saturated() && x != current && !answer(x); }
+  // x was never asked about and, the current segment being saturated, will not be.
+  bool left_unasked(u32 x, u32 current) {
+    if (!saturated() || x == current || answer(x)) return false;
+    stopped_ = true;
+    return true;
+  }
 
-  // The answers for the current task: a short list, indexed by a hash map
-  // once it grows (a write after a thousand parallel reads of its bytes
-  // asks about each of them, twice).
+  // The answers for the current task, in arrays indexed by task and
+  // stamped with the task's turn: one load per look-up, and forgetting
+  // them all is one increment. A task is looked up once per frontier member
+  // it meets (in the comparison and in the update), and racing slots have
+  // frontiers of thousands: a hash map of the answers was most of the
+  // stage's time there.
   const bool* answer(u32 x) const {
-    if (!answer_index_.empty()) {
-      auto it = answer_index_.find(x);
-      return it == answer_index_.end() ? nullptr : &it->second;
-    }
-    for (const auto& [task, yes] : answers_)
-      if (task == x) return &yes;
-    return nullptr;
+    static constexpr bool kYes = true, kNo = false;
+    if (answer_turn_[x] != turn_) return nullptr;
+    return answer_yes_[x] ? &kYes : &kNo;
   }
   void remember(u32 x, bool yes, bool partner) {
-    if (!yes && partner) ++partners_found_;
-    if (!answer_index_.empty()) {
-      answer_index_.emplace(x, yes);
-      return;
-    }
-    answers_.emplace_back(x, yes);
-    if (answers_.size() > kAnswerList)
-      for (const auto& [task, y] : answers_) answer_index_.emplace(task, y);
+    if (!yes && partner) ++partners_found_, ++segment_partners_;
+    answer_turn_[x] = turn_;
+    answer_yes_[x] = yes;
   }
   void forget_answers() {
-    answers_.clear();
-    if (!answer_index_.empty()) answer_index_.clear();
-    partners_found_ = 0;
+    ++turn_;
+    partners_found_ = segment_partners_ = 0;
+    stopped_ = false;
     atomic_found_ = 0;
   }
 
@@ -260,6 +281,50 @@ class Sweep {
     return false;
   }
 
+  // Whether the segment's dominator happens before the current task. The
+  // question counts no partner and a "no" is not remembered: the dominator
+  // is a read, which conflicts with the task only if the task writes, and
+  // then the comparison with R asks about it as usual.
+  bool dominated(const Frontier& f, u32 task) {
+    if (f.dom == kNone || f.writes.empty()) return false;
+    if (f.dom == task) return true;
+    if (const bool* yes = answer(f.dom)) return *yes;
+    bool yes = reach_.happens_before(f.dom, task);
+    if (stats_) stats_->queries++;
+    if (yes) remember(f.dom, true, false);
+    return yes;
+  }
+
+  // dominated() without a new question: the answer the comparison found.
+  bool dominance_known(const Frontier& f, u32 task) const {
+    if (f.dom == kNone || f.writes.empty()) return false;
+    if (f.dom == task) return true;
+    const bool* yes = answer(f.dom);
+    return yes && *yes;
+  }
+
+  // Whether the member x of W is covered by the dominator (happens before
+  // it by the invariant), given that the dominator happens before the task.
+  bool covered(const Frontier& f, u32 x) const {
+    u32 tx = task_of_slice_[x];
+    return tx == f.dom || g_.tau[tx] < g_.tau[f.dom];
+  }
+
+  // Whether every member of W is known to happen before the current task,
+  // without a new question (covered, or answered "yes"): a read that is
+  // becomes the segment's dominator.
+  bool after_all_writes(const Frontier& f, u32 task) const {
+    bool dom = dominance_known(f, task);
+    for (u32 x : f.writes) {
+      if (dom && covered(f, x)) continue;
+      u32 tx = task_of_slice_[x];
+      if (tx == task) continue;
+      const bool* yes = answer(tx);
+      if (!yes || !*yes) return false;
+    }
+    return true;
+  }
+
   // An access against one segment's frontier: writes conflict with W and R,
   // reads with W.
   //
@@ -267,12 +332,18 @@ class Sweep {
   // not yet compared with are left alone (known answers still add their
   // overlaps, so the reported pairs keep all their bytes).
   void compare(u32 task, const Access& a, u64 s, u64 e, const Frontier& f) {
+    segment_partners_ = 0;
     auto check = [&](u32 x) {
       u32 tx = task_of_slice_[x];
       if (left_unasked(tx, task)) return;
       if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
+    // Members covered by a dominator that happens before the task happen
+    // before it too: none conflicts (and no pair of one atomic class is
+    // unordered), so they need not be asked.
+    bool dom = dominated(f, task);
     for (u32 x : f.writes) {
+      if (dom && covered(f, x)) continue;
       if (a.flag && flag_slice_[x]) continue;
       if (a.cls && access_class(x) == a.cls)
         atomic_pair(task, a, x, s, e);
@@ -297,6 +368,7 @@ class Sweep {
     if (const bool* yes = answer(tx)) {
       ordered = *yes;
     } else {
+      if (saturated()) stopped_ = true;
       if (saturated() || atomic_found_ >= std::max(opt_.partner_cap, 1u)) return;
       ordered = before(tx, task, false);
       if (!ordered) {
@@ -341,15 +413,21 @@ class Sweep {
         f.reads.insert(a.slice);
       }
     } else if (a.write && a.cls) {
-      f.writes.retain([&](u32 x) { return access_class(x) != a.cls || !known_before(task_of_slice_[x], task); });
+      bool dom = dominance_known(f, task);
+      f.writes.retain([&](u32 x) {
+        return access_class(x) != a.cls || !((dom && covered(f, x)) || known_before(task_of_slice_[x], task));
+      });
       f.writes.insert(a.slice);
     } else if (a.write) {
-      f.writes.retain(unordered);
+      bool dom = dominance_known(f, task);
+      f.writes.retain([&](u32 x) { return !(dom && covered(f, x)) && unordered(x); });
       f.writes.insert(a.slice);
       f.reads.retain(unordered);
     } else {
       f.reads.retain([&](u32 x) { return !known_before(task_of_slice_[x], task); });
       f.reads.insert(a.slice);
+      // A newer dominator covers more of W.
+      if (!f.writes.empty() && after_all_writes(f, task)) f.dom = task;
     }
   }
 
@@ -436,7 +514,7 @@ class Sweep {
         for (std::size_t i = 1; i < partners.size() && i <= 5; ++i)
           more += (i > 1 ? ", " : "") + task_position(t_, partners[i]);
         if (partners.size() > 6)
-          more += fmt::format(" and {}{} more", saturated() ? "at least " : "", partners.size() - 6);
+          more += fmt::format(" and {}{} more", stopped_ ? "at least " : "", partners.size() - 6);
         f.details.push_back("Also unordered with the later task: " + more + " (--all-pairs lists every pair)");
       }
       f.tasks = {earlier, later};
@@ -485,10 +563,12 @@ class Sweep {
   DomainMap* last_domain_ = nullptr;
   std::unordered_map<u64, std::vector<Access>> history_;
   std::vector<Access> accesses_;
-  static constexpr std::size_t kAnswerList = 16;
-  std::vector<std::pair<u32, bool>> answers_;
-  std::unordered_map<u32, bool> answer_index_;
-  u32 partners_found_ = 0;  // "no" answers of the current task
+  std::vector<u32> answer_turn_;  // per task: the turn_ of its answer (0: none yet)
+  std::vector<u8> answer_yes_;
+  u32 turn_ = 0;
+  u32 partners_found_ = 0;    // "no" answers of the current task
+  u32 segment_partners_ = 0;  // of them, in the segment compared
+  bool stopped_ = false;      // the current task left some member unasked
   u32 atomic_found_ = 0;    // unordered atomic pairs the current task asked about
   std::vector<Overlap> overlaps_;
   Overlap order_warning_{0, kNone, 0, 0, 0};  // later_slice kNone: none yet
