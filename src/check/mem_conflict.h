@@ -15,11 +15,12 @@ namespace cc {
 
 struct MemConflictOptions {
   bool all_pairs = false;  // enumerate every conflicting pair (--all-pairs)
-  // Once a task has this many partners it is reported, and the frontier
-  // members not yet compared with it are kept without asking the oracle:
-  // a loop of k mutually unordered writes into one slot then costs
-  // O(k·cap) ordering queries, not O(k²). Exactness does not depend on it
-  // (docs/MEMCONFLICT.md); the tests also run it at 1.
+  // Once a task has this many partners (and one in the segment compared)
+  // it is reported, and the segment's members not yet compared with it are
+  // kept without asking the oracle: a loop of k mutually unordered writes
+  // into one slot then costs O(k·cap) ordering queries, not O(k²).
+  // Exactness does not depend on it (docs/MEMCONFLICT.md); the tests also
+  // run it at 1.
   u32 partner_cap = 64;
   // Unordered SDMA reduces into the same bytes with the same operator and
   // data type are conflicts too (HCCL's checker's rule, --strict-reduce).
