@@ -200,11 +200,12 @@ TEST(Cli, HtmlAndDotReports) {
   EXPECT_EQ(written, d.out) << "check --dot and dot draw the same graph";
   EXPECT_NE(written.find("[102]"), std::string::npos);
   EXPECT_TRUE(std::filesystem::file_size(html) > 1000);
-  // A report that cannot be written is a 501 of the check.
+  // A report that cannot be written is an error of the run, not a finding.
   RunResult bad = run_collcheck("check --html /no/such/dir/r.html " + ok);
-  EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.out.find("[ErrorCode: 501]"), std::string::npos) << bad.out;
-  EXPECT_NE(bad.out.find("cannot write /no/such/dir/r.html"), std::string::npos) << bad.out;
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.out.find("[ErrorCode: 501]"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find(": PASS"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.err.find("collcheck: error: cannot write /no/such/dir/r.html: "), std::string::npos) << bad.err;
   EXPECT_EQ(run_collcheck(fmt::format("check --html {} {} {}", html, ok, fail)).status, 2)
       << "one input only";
   EXPECT_EQ(run_collcheck(fmt::format("check --html - --json - {}", ok)).status, 2);
@@ -372,10 +373,10 @@ TEST(CliCi, SarifReport) {
   // Two reports into one file, or two to standard output: usage errors.
   EXPECT_EQ(run_collcheck(fmt::format("check --sarif {0} --json {0} {1}", path, ok_input())).status, 2);
   EXPECT_EQ(run_collcheck("check --sarif - --junit - " + ok_input()).status, 2);
-  // A report that cannot be written: a 501 finding.
+  // A report that cannot be written: an error of the run (exit 2).
   RunResult bad = run_collcheck("check --sarif /no/such/dir/r.sarif " + ok_input());
-  EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.out.find("[ErrorCode: 501]"), std::string::npos) << bad.out;
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("collcheck: error: cannot write /no/such/dir/r.sarif: "), std::string::npos) << bad.err;
 }
 
 TEST(CliCi, SarifUri) {

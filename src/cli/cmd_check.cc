@@ -46,39 +46,24 @@ struct CheckArgs : InputArgs {
   CcuOptions ccu;
 };
 
-bool write_file(const std::string& path, const std::string& data, std::string& why) {
-  if (path == "-") {
-    std::fwrite(data.data(), 1, data.size(), stdout);
-    return true;
-  }
-  std::ofstream f(path, std::ios::binary);
-  f << data;
-  f.close();
-  if (!f) {
-    why = fmt::format("cannot write {}", path);
-    return false;
-  }
-  return true;
-}
+// Report files that could not be written: errors of the run (exit 2), not
+// findings of an operator, which a correct operator would turn into FAIL.
+struct WriteFailures {
+  std::mutex m;
+  std::vector<std::string> messages;
 
-Finding dump_failed(const std::string& why) {
-  return make_finding(501, StageTag::Dump, fmt::format("Report file not written: {}.", why));
-}
-
-// Writes one requested report file; a failure becomes a 501 of the case.
-void write_report(CheckResult& r, const std::string& path, const std::string& data) {
-  std::string why;
-  if (write_file(path, data, why)) return;
-  r.findings.push_back(dump_failed(why));
-  r.totals[{Severity::Error, 501, ""}]++;
-  r.errors++;
-  r.pass = false;
-}
+  void write(const std::string& path, const std::string& data) {
+    std::string why = write_output(path, data);
+    if (why.empty()) return;
+    std::lock_guard<std::mutex> lock(m);
+    messages.push_back(std::move(why));
+  }
+};
 
 // Checks one case (pipeline/pipeline.h) and writes its per-case report
 // files from the graph the check built.
 CaseOutcome check_one(const CheckArgs& args, const CheckOptions& opt, LoadedCase& c, const std::string& file,
-                      bool several) {
+                      bool several, WriteFailures& failed) {
   CheckedCase checked = check_case(std::move(c), opt);
   CaseOutcome out;
   CheckResult& r = out.result;
@@ -87,10 +72,10 @@ CaseOutcome check_one(const CheckArgs& args, const CheckOptions& opt, LoadedCase
   if (!args.dot.empty()) {
     DotOptions dot;
     dot.title = verdict_line(r);
-    write_report(r, case_output_path(args.dot, file, r.input, several), format_dot(trace, checked.graph, r.findings, dot));
+    failed.write(case_output_path(args.dot, file, r.input, several), format_dot(trace, checked.graph, r.findings, dot));
   }
   if (!args.html.empty())
-    write_report(r, case_output_path(args.html, file, r.input, several), format_html_report(trace, checked.graph, r));
+    failed.write(case_output_path(args.html, file, r.input, several), format_html_report(trace, checked.graph, r));
   Verbosity v = args.quiet ? Verbosity::Quiet : args.verbose ? Verbosity::Verbose : Verbosity::Normal;
   out.text = format_text_report(r, &trace, v, opt.max_errors);
   return out;
@@ -117,9 +102,20 @@ struct Tally {
   }
 };
 
+// Files of a directory that are no input: named (a few), not read.
+void print_skipped(std::vector<std::string> skipped) {
+  std::sort(skipped.begin(), skipped.end());
+  constexpr std::size_t kNamed = 5;
+  std::string names;
+  for (std::size_t i = 0; i < std::min(kNamed, skipped.size()); ++i) names += (i ? ", " : "") + skipped[i];
+  if (skipped.size() > kNamed) names += fmt::format(" and {} more", skipped.size() - kNamed);
+  std::fprintf(stderr, "collcheck: warning: skipped %zu file%s that %s no input: %s\n", skipped.size(),
+               skipped.size() == 1 ? "" : "s", skipped.size() == 1 ? "is" : "are", names.c_str());
+}
+
 int run_check(const CheckArgs& a) {
   CheckOptions opt;
-  opt.max_errors = a.max_errors;
+  opt.max_errors = a.max_errors == 0 ? ~u32{0} : a.max_errors;  // 0: no limit
   opt.all_pairs = a.all_pairs;
   opt.strict_reduce = a.strict_reduce;
   if (!a.stages.empty()) {
@@ -131,11 +127,13 @@ int run_check(const CheckArgs& a) {
   ExpandOptions expand;
   if (!load_options(a, load, expand)) return 2;
   expand.ccu = a.ccu;
-  Result<std::vector<std::string>> files = expand_inputs(a.inputs);
+  std::vector<std::string> skipped;
+  Result<std::vector<std::string>> files = expand_inputs(a.inputs, &skipped);
   if (!files) {
     print_error(files.error().message);
     return 2;
   }
+  if (!skipped.empty()) print_skipped(skipped);
   if (!a.dot.empty() && files.value().size() != 1) {
     print_error("--dot needs exactly one input");
     return 2;
@@ -183,8 +181,9 @@ int run_check(const CheckArgs& a) {
   // With "--json -" (or another report to "-") standard output carries that
   // report alone.
   std::FILE* human = report_to_stdout ? stderr : stdout;
+  WriteFailures failed;
   auto check = [&](LoadedCase& c, const std::string& file, bool several) {
-    return check_one(a, opt, c, file, several);
+    return check_one(a, opt, c, file, several, failed);
   };
   run_batch(files.value(), load, expand, batch, check, [&](FileOutcome&& o) {
     if (o.error) {
@@ -207,10 +206,7 @@ int run_check(const CheckArgs& a) {
   tally.unusable = errors.size();
   int status = !errors.empty() ? 2 : any_fail && !a.exit_zero ? 1 : 0;
   auto write_report_file = [&](const std::string& path, const std::string& data) {
-    std::string why;
-    if (path.empty() || write_file(path, data, why)) return;
-    std::fputs(format_finding(dump_failed(why)).c_str(), human);
-    if (status == 0 && !a.exit_zero) status = 1;
+    if (!path.empty()) failed.write(path, data);
   };
   if (!a.json.empty()) write_report_file(a.json, format_json_report(results, errors, status));
   if (!a.sarif.empty()) write_report_file(a.sarif, format_sarif_report(results, errors));
@@ -223,6 +219,10 @@ int run_check(const CheckArgs& a) {
     std::fflush(stdout);
     std::fputs(tally.line(warnings_fail).c_str(), human);
   }
+  // A report that was asked for and not written: the run did not do its job.
+  std::fflush(human);
+  for (const std::string& m : failed.messages) print_error(m);
+  if (!failed.messages.empty()) status = 2;
   return status;
 }
 
@@ -231,7 +231,7 @@ int run_check(const CheckArgs& a) {
 CommandRun add_check_command(CLI::App& app) {
   auto a = std::make_shared<CheckArgs>();
   CLI::App* c = app.add_subcommand("check", "verify operators (the main job)");
-  c->add_option("INPUT", a->inputs, "trace files, HCCL VM databases, ST logs, or directories")
+  c->add_option("INPUT", a->inputs, "trace files, HCCL VM databases, ST logs, or directories (- = standard input)")
       ->required();
   c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
   c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
@@ -245,20 +245,21 @@ CommandRun add_check_command(CLI::App& app) {
       ->check(CLI::IsMember({"error", "warning"}));
   add_input_options(c, *a);
   c->add_option("--stages", a->stages, "run only these stages: graph,single,sync,mem,semantic");
-  c->add_option("--max-errors", a->max_errors, "cap per error code (default 20)")
-      ->check(CLI::PositiveNumber);
+  c->add_option("--max-errors", a->max_errors, "findings shown per code (default 20; 0 = no limit)")
+      ->check(whole_number(0, ~u32{0}));
   c->add_flag("--all-pairs", a->all_pairs, "stage 4: enumerate every conflicting pair");
   c->add_flag("--strict-reduce", a->strict_reduce,
               "stage 4: unordered SDMA reduces into the same bytes (same operator and data type) are "
               "conflicts (302), as in HCCL's checker; by default the engine's atomic reduction is trusted");
-  c->add_option("-j", a->jobs, "check N inputs in parallel (default: number of cores)");
+  c->add_option("-j", a->jobs, "check N inputs in parallel (default and 0: the number of cores)")
+      ->check(whole_number(0, 4096));
   c->add_option("--shard", a->shard, "check only shard K of N deterministic shards of the operators (K/N)");
   c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
   c->add_flag("--progress", a->progress, "draw a progress line on standard error");
   c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
   c->add_option("--ccu-max-steps", a->ccu.max_steps,
                 "CCU: at most N executed words (a loop instance counts as one) per mission, else 105")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, ~u64{0}));
   c->add_flag("--ccu-drain-at-end", a->ccu.drain_at_end,
               "CCU: order every transfer whose completion nobody observes before its mission's END");
   c->add_flag("--ccu-carry-cke", a->ccu.carry_cke, "CCU: keep CKE state from one operator to the next");

@@ -2,9 +2,7 @@
 // operator) or to an ST-framework dump (cli.md).
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include "cli/commands.h"
@@ -21,18 +19,8 @@ struct ConvertArgs : InputArgs {
   std::string input, output, to = "jsonl";
 };
 
-// Writes `text` to `path` ("-": standard output); "" or what went wrong.
-std::string write_text(const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return std::fflush(stdout) == 0 ? "" : fmt::format("cannot write standard output: {}", std::strerror(errno));
-  }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  return ok ? "" : fmt::format("cannot write {}: {}", path, std::strerror(errno));
-}
+// Writes `text` to `path` ("-": standard output), creating its directory.
+std::string write_text(const std::string& path, const std::string& text) { return write_output(path, text, true); }
 
 // The trace, with what its importer found and kept (carried in the header
 // and as comments, so that checking it gives the same findings).
@@ -110,10 +98,10 @@ int run_convert(const ConvertArgs& a) {
 CommandRun add_convert_command(CLI::App& app) {
   auto a = std::make_shared<ConvertArgs>();
   CLI::App* c = app.add_subcommand("convert", "any supported input to the trace format or an ST dump");
-  c->add_option("INPUT", a->input, "a trace, HCCL VM database or ST log")->required();
+  c->add_option("INPUT", a->input, "a trace, HCCL VM database or ST log (- = standard input)")->required();
   c->add_option("-o,--output", a->output,
-                "output file (- = standard output); an input of several cases gives one file per case, "
-                "named FILE with the case before its extension")
+                "output file (- = standard output; missing directories are created); an input of several "
+                "cases gives one file per case, named FILE with the case before its extension")
       ->required();
   c->add_option("--to", a->to,
                 "jsonl (the trace format, default) or stlog (an ST-framework dump; the operator parameters go "

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 
 #include "cli/commands.h"
 #include "pipeline/pipeline.h"
@@ -14,8 +13,8 @@ namespace cc {
 
 namespace {
 
-struct DotArgs {
-  std::string input, output, format, case_glob;
+struct DotArgs : InputArgs {
+  std::string input, output;
   std::vector<std::string> focus;
   u32 radius = 3;
   bool no_check = false;
@@ -56,7 +55,10 @@ bool parse_focus(const Trace& t, const std::vector<std::string>& focus,
 constexpr std::size_t kDotLargeGraph = 5000;
 
 int run_dot(const DotArgs& a) {
-  auto cases = load_tool_input(a.input, a.format, a.case_glob);
+  InputOptions load;
+  ExpandOptions expand;
+  if (!load_options(a, load, expand)) return 2;
+  auto cases = load_file(a.input, load, expand);
   if (!cases) {
     print_error(cases.error().message);
     return 2;
@@ -94,24 +96,16 @@ int run_dot(const DotArgs& a) {
                  "--focus TASK|findings --radius K draws a neighbourhood\n",
                  t.tasks.size());
   std::string dot = format_dot(t, g, findings, opt);
-  if (a.output.empty() || a.output == "-") {
-    std::fwrite(dot.data(), 1, dot.size(), stdout);
-    return 0;
-  }
-  std::ofstream f(a.output, std::ios::binary);
-  f << dot;
-  f.close();
-  if (!f) {
-    print_error(fmt::format("cannot write {}", a.output));
+  if (std::string why = write_output(a.output.empty() ? "-" : a.output, dot); !why.empty()) {
+    print_error(why);
     return 2;
   }
   return 0;
 }
 
 void common(CLI::App* c, DotArgs& a) {
-  c->add_option("INPUT", a.input, "a trace, HCCL VM database or ST log")->required();
-  c->add_option("--format", a.format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
-  c->add_option("--case", a.case_glob, "only the cases whose name matches this glob");
+  c->add_option("INPUT", a.input, "any input check reads (- = standard input)")->required();
+  add_input_options(c, a);
 }
 
 }  // namespace
@@ -124,7 +118,8 @@ CommandRun add_dot_command(CLI::App& app) {
   c->add_option("--focus", a->focus,
                  "draw only the neighbourhood of task RANK/STREAM/INDEX, or of every finding's "
                  "tasks (\"findings\"); may be repeated");
-  c->add_option("--radius", a->radius, "with --focus: edges away from the task (default 3)");
+  c->add_option("--radius", a->radius, "with --focus: edges away from the task (default 3)")
+      ->check(whole_number(0, ~u32{0}));
   c->add_flag("--no-check", a->no_check, "draw the graph without running the checks (no highlights)");
   return [a] { return run_dot(*a); };
 }

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 
 #include "cli/commands.h"
 #include "report/merge.h"
@@ -25,11 +24,8 @@ int run_merge(const MergeArgs& a) {
   if (a.output == "-") {
     std::fwrite(m->json.data(), 1, m->json.size(), stdout);
   } else {
-    std::ofstream f(a.output, std::ios::binary);
-    f << m->json;
-    f.close();
-    if (!f) {
-      print_error(fmt::format("cannot write {}", a.output));
+    if (std::string why = write_output(a.output, m->json); !why.empty()) {
+      print_error(why);
       return 2;
     }
     std::printf("collcheck: merged %zu reports into %s: %zu operators, %zu FAIL, %zu unusable inputs\n",

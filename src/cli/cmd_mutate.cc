@@ -15,12 +15,11 @@ namespace cc {
 
 namespace {
 
-struct MutateArgs {
-  std::string input, kind, output = ".", case_glob;
+struct MutateArgs : InputArgs {
+  std::string input, kind, output = ".";
   u64 seed = 1;
   u32 count = 1;
   bool list = false;
-  MscclArgs msccl;
 };
 
 std::string mutate_list_text() {
@@ -37,6 +36,7 @@ std::string mutate_list_text() {
 // "a/b/x.jsonl.gz" -> "x"; a case of a database or an ST log, "FILE#CASE",
 // -> CASE (an ST case is a gtest name with dots of its own).
 std::string stem(const std::string& input, const std::string& case_name) {
+  if (input == "-" && case_name == "-") return "stdin";
   if (case_name.size() > input.size() + 1 && case_name.compare(0, input.size() + 1, input + "#") == 0) {
     std::string s = case_name.substr(input.size() + 1);
     for (char& c : s)
@@ -58,7 +58,11 @@ int run_mutate(const MutateArgs& a) {
     print_error("mutate: give INPUT and --kind (collcheck mutate --list)");
     return 2;
   }
-  if (detect_format(a.input, false) == InputFormat::Msccl) {  // mutants as MSCCL XML
+  InputOptions lo;
+  ExpandOptions expand;
+  if (!load_options(a, lo, expand)) return 2;
+  InputFormat format = lo.format != InputFormat::Unknown ? lo.format : detect_format(a.input, false);
+  if (format == InputFormat::Msccl) {  // mutants as MSCCL XML
     msccl::Options mo;
     if (!msccl_options(a.msccl, mo)) return 2;
     return run_mutate_msccl(a.input, a.kind, a.seed, a.count, a.output, mo);
@@ -72,10 +76,7 @@ int run_mutate(const MutateArgs& a) {
     print_error(fmt::format("unknown --kind \"{}\" (collcheck mutate --list)", a.kind));
     return 2;
   }
-  InputOptions lo;
-  lo.case_glob = a.case_glob;
   // AIV faults change snapshots; each mutant is expanded when it is labelled.
-  ExpandOptions expand;
   expand.aiv_enabled = false;
   auto cases = load_file(a.input, lo, expand);
   if (!cases) return print_error(cases.error().message), 2;
@@ -114,14 +115,13 @@ int run_mutate(const MutateArgs& a) {
 CommandRun add_mutate_command(CLI::App& app) {
   auto a = std::make_shared<MutateArgs>();
   CLI::App* c = app.add_subcommand("mutate", "write faulty variants of a trace (--list lists the faults)");
-  c->add_option("INPUT", a->input, "a trace (or any input collcheck check reads)");
+  c->add_option("INPUT", a->input, "a trace (or any input collcheck check reads; - = standard input)");
   c->add_flag("--list", a->list, "print the fault kinds");
   c->add_option("--kind", a->kind, "the fault kind (see --list), or all");
   c->add_option("--seed", a->seed, "seed choosing the places (default 1)");
   c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)");
   c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
-  c->add_option("--case", a->case_glob, "for inputs with several operators: the one to mutate");
-  add_msccl_options(c, a->msccl);
+  add_input_options(c, *a);  // --case: of inputs with several operators, the one to mutate
   return [a] { return run_mutate(*a); };
 }
 

@@ -12,12 +12,15 @@ namespace cc {
 
 namespace {
 
-struct StatsArgs {
-  std::string input, format, case_glob;
+struct StatsArgs : InputArgs {
+  std::string input;
 };
 
 int run_stats(const StatsArgs& a) {
-  auto cases = load_tool_input(a.input, a.format, a.case_glob);
+  InputOptions load;
+  ExpandOptions expand;
+  if (!load_options(a, load, expand)) return 2;
+  auto cases = load_file(a.input, load, expand);
   if (!cases) {
     print_error(cases.error().message);
     return 2;
@@ -37,9 +40,8 @@ int run_stats(const StatsArgs& a) {
 CommandRun add_stats_command(CLI::App& app) {
   auto a = std::make_shared<StatsArgs>();
   CLI::App* c = app.add_subcommand("stats", "ranks, streams, tasks, edges, bytes moved");
-  c->add_option("INPUT", a->input, "a trace, HCCL VM database or ST log")->required();
-  c->add_option("--format", a->format, "input format: jsonl, hcclvm-db or stlog (default: detect)");
-  c->add_option("--case", a->case_glob, "only the cases whose name matches this glob");
+  c->add_option("INPUT", a->input, "any input check reads (- = standard input)")->required();
+  add_input_options(c, *a);
   return [a] { return run_stats(*a); };
 }
 

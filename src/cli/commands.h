@@ -26,6 +26,18 @@ CommandRun add_explain_command(CLI::App& app);
 // "collcheck: error: <message>" on standard error.
 void print_error(const std::string& message);
 
+// What a parse error of CLI11 says, in our words: the unknown subcommand or
+// option with the closest known one, or CLI11's text behind the subcommand.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv);
+// A numeric option's check: a whole number from `lo` to `hi`, else
+// "--opt: X is not a whole number from LO to HI".
+CLI::Validator whole_number(u64 lo, u64 hi);
+
+// Writes `data` to `path` ("-": standard output); "" on success, else
+// "cannot write PATH: why". With `make_dirs`, missing directories of `path`
+// are created first (convert's outputs).
+std::string write_output(const std::string& path, std::string_view data, bool make_dirs = false);
+
 // How inputs are read (--format, --op, --case, the HCCL VM flags, the
 // --msccl-* options): shared by `check` and `convert`.
 struct InputArgs {

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "cli/commands.h"
@@ -13,6 +16,30 @@ namespace cc {
 
 void print_error(const std::string& message) {
   std::fprintf(stderr, "collcheck: error: %s\n", message.c_str());
+}
+
+std::string write_output(const std::string& path, std::string_view data, bool make_dirs) {
+  if (path == "-") {
+    std::fwrite(data.data(), 1, data.size(), stdout);
+    return std::fflush(stdout) == 0 ? "" : fmt::format("cannot write standard output: {}", std::strerror(errno));
+  }
+  if (make_dirs) {
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      std::filesystem::create_directories(dir, ec);
+      if (ec) return fmt::format("cannot write {}: cannot create {}: {}", path, dir.string(), ec.message());
+    }
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
+  bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  int why = errno;
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    why = errno;
+  }
+  return ok ? "" : fmt::format("cannot write {}: {}", path, std::strerror(why ? why : EIO));
 }
 
 void add_input_options(CLI::App* c, InputArgs& a) {

@@ -33,7 +33,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // Every error, the parser's too: "collcheck: error: ..." and status 2.
+    cc::print_error(cc::parse_error_message(app, e, argc, argv));
+    std::fputs("Run with --help for more information.\n", stderr);
     return 2;
   }
   for (auto& [sub, run] : commands)

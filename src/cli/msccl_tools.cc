@@ -16,15 +16,7 @@ namespace cc {
 namespace {
 
 std::string write_text_file(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return {};
-  }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return fmt::format("cannot write {}", path);
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  return ok ? "" : fmt::format("cannot write {}", path);
+  return write_output(path.empty() ? "-" : path, text);
 }
 
 }  // namespace

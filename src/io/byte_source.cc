@@ -4,11 +4,64 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <mutex>
 
 namespace cc {
+
+namespace {
+
+std::string g_stdin_copy;  // path of the copy, once made
+
+void remove_stdin_copy() {
+  if (!g_stdin_copy.empty()) ::unlink(g_stdin_copy.c_str());
+}
+
+Result<std::string> copy_stdin() {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  std::string path = (dir / "collcheck-stdin-XXXXXX").string();
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return Error{fmt::format("cannot copy standard input to {}: {}", path, std::strerror(errno))};
+  g_stdin_copy = path;
+  std::atexit(remove_stdin_copy);
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    std::size_t got = std::fread(buf.data(), 1, buf.size(), stdin);
+    if (got == 0) break;
+    for (std::size_t done = 0; done < got;) {
+      ssize_t w = ::write(fd, buf.data() + done, got - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) {
+        int why = errno;
+        ::close(fd);
+        return Error{fmt::format("cannot copy standard input to {}: {}", path, std::strerror(why))};
+      }
+      done += static_cast<std::size_t>(w);
+    }
+  }
+  bool failed = std::ferror(stdin);
+  ::close(fd);
+  if (failed) return Error{"cannot read standard input"};
+  return path;
+}
+
+}  // namespace
+
+Result<std::string> input_path(const std::string& name) {
+  if (name != "-") return name;
+  static std::once_flag once;
+  static Result<std::string> copy = Error{"standard input not read"};
+  std::call_once(once, [] { copy = copy_stdin(); });
+  return copy;
+}
 
 ByteSource::~ByteSource() {
   if (gz_) gzclose(static_cast<gzFile>(gz_));
@@ -16,7 +69,10 @@ ByteSource::~ByteSource() {
   if (f_ && owned_) std::fclose(f_);
 }
 
-Status ByteSource::open(const std::string& path) {
+Status ByteSource::open(const std::string& name) {
+  Result<std::string> real = input_path(name);
+  if (!real) return real.error();
+  const std::string& path = real.value();
   f_ = std::fopen(path.c_str(), "rb");
   if (!f_) return Error{std::strerror(errno)};
   owned_ = true;

@@ -45,6 +45,13 @@ class ByteSource {
   std::string error_;
 };
 
+// The input named "-" is standard input. It is copied once to a temporary
+// file (removed at exit), so that it is read exactly like a named file: its
+// format and compression told by its first bytes, a database opened by
+// SQLite, and read again by whoever needs it. The copy's path, or why it
+// could not be made; for any other name, the name itself.
+Result<std::string> input_path(const std::string& name);
+
 // The first `n` decompressed bytes of `path` ("" if it cannot be read).
 std::string read_head(const std::string& path, std::size_t n);
 

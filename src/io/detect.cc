@@ -62,12 +62,14 @@ InputFormat detect_format_text(std::string_view head, bool strict) {
   return InputFormat::Unknown;
 }
 
-InputFormat detect_format(const std::string& path, bool strict) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+InputFormat detect_format(const std::string& name, bool strict) {
+  Result<std::string> path = input_path(name);  // "-": standard input's copy
+  if (!path) return InputFormat::Unknown;
+  std::FILE* f = std::fopen(path->c_str(), "rb");
   if (!f) return InputFormat::Unknown;
   std::fclose(f);
   // A gzip or zstd file is recognised by what it holds.
-  return detect_format_text(read_head(path, kHead), strict);
+  return detect_format_text(read_head(*path, kHead), strict);
 }
 
 std::string_view format_name(InputFormat f) {

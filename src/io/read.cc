@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <memory>
 
+#include "io/byte_source.h"
 #include "io/hcclvm/db.h"
 #include "io/jsonl/reader.h"
 #include "io/msccl/xml_reader.h"
@@ -15,14 +17,27 @@ namespace cc {
 
 namespace fs = std::filesystem;
 
+namespace {
 
-Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& args) {
+// Documentation beside traces (a README quoting a log line would otherwise
+// look like an ST log): never an input of a directory scan.
+bool is_documentation(const fs::path& p) {
+  std::string ext = p.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".md" || ext == ".markdown" || ext == ".rst" || ext == ".adoc" || ext == ".html" || ext == ".htm";
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& args,
+                                               std::vector<std::string>* skipped) {
   std::vector<std::string> files;
   for (const std::string& a : args) {
     std::error_code ec;
     fs::file_status st = fs::status(a, ec);
-    if (ec || !fs::exists(st)) return Error{fmt::format("{}: no such file or directory", a)};
-    if (!fs::is_directory(st)) {
+    // "-" (standard input) and a missing file stay: reading them says what
+    // is wrong, as an unusable input of the run, and the others are checked.
+    if (a == "-" || ec || !fs::exists(st) || !fs::is_directory(st)) {
       files.push_back(a);
       continue;
     }
@@ -31,7 +46,10 @@ Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& a
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (!it->is_regular_file(ec)) continue;
       std::string p = it->path().string();
-      if (detect_format(p, true) != InputFormat::Unknown) found.push_back(p);
+      if (!is_documentation(it->path()) && detect_format(p, true) != InputFormat::Unknown)
+        found.push_back(p);
+      else if (skipped)
+        skipped->push_back(p);
     }
     if (ec) return Error{fmt::format("{}: {}", a, ec.message())};
     if (found.empty()) return Error{fmt::format("{}: no supported input below this directory", a)};
@@ -43,6 +61,30 @@ Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& a
 
 namespace {
 
+void rename_prefix(std::string& s, const std::string& from, const std::string& to) {
+  if (s.compare(0, from.size(), from) == 0) s = to + s.substr(from.size());
+}
+
+// A database on standard input is read from its copy (SQLite needs a file),
+// and its cases and messages are then named "-" like any other input's.
+Result<std::vector<LoadedCase>> read_hcclvm_db_named(const std::string& name, const InputOptions& opt) {
+  Result<std::string> real = input_path(name);
+  if (!real) return Error{fmt::format("{}: {}", name, real.error().message)};
+  if (*real == name) return read_hcclvm_db(name, opt);
+  Result<std::vector<LoadedCase>> r = read_hcclvm_db(*real, opt);
+  if (!r) {
+    std::string m = r.error().message;
+    for (std::size_t at = m.find(*real); at != std::string::npos; at = m.find(*real, at + name.size()))
+      m.replace(at, real->size(), name);
+    return Error{m};
+  }
+  for (LoadedCase& c : r.value()) {
+    rename_prefix(c.name, *real, name);
+    rename_prefix(c.read.trace.file, *real, name);
+  }
+  return r;
+}
+
 LoadedCase loaded(std::string name, ReadTrace read) {
   LoadedCase c;
   c.name = std::move(name);
@@ -53,6 +95,11 @@ LoadedCase loaded(std::string name, ReadTrace read) {
 }  // namespace
 
 Result<std::vector<LoadedCase>> read_file(const std::string& path, const InputOptions& opt) {
+  if (path != "-") {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return Error{fmt::format("{}: no such file or directory", path)};
+    if (fs::is_directory(path, ec)) return Error{fmt::format("{}: is a directory", path)};
+  }
   InputFormat f = opt.format != InputFormat::Unknown ? opt.format : detect_format(path, false);
   std::vector<LoadedCase> cases;
   switch (f) {
@@ -69,7 +116,7 @@ Result<std::vector<LoadedCase>> read_file(const std::string& path, const InputOp
       return cases;
     }
     case InputFormat::HcclVmDb:
-      return read_hcclvm_db(path, opt);
+      return read_hcclvm_db_named(path, opt);
     case InputFormat::Msccl: {
       // A program, not a record: one case holding it, which the pipeline
       // maps into a case per call mode (pipeline/msccl.h).

@@ -12,8 +12,11 @@
 namespace cc {
 
 // Files named on the command line, with every supported file below each
-// directory (sorted, so runs are reproducible).
-Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& args);
+// directory (sorted, so runs are reproducible). A named file is kept as it
+// is, even missing ("-" is standard input): reading it tells what is wrong.
+// The files of a directory that are no input go to `skipped`.
+Result<std::vector<std::string>> expand_inputs(const std::vector<std::string>& args,
+                                               std::vector<std::string>* skipped = nullptr);
 
 // Reads every case of one file that matches the options' case glob.
 Result<std::vector<LoadedCase>> read_file(const std::string& path, const InputOptions& options);

@@ -14,6 +14,7 @@
 #include "io/line_reader.h"
 #include "io/trace_json.h"
 #include "model/describe.h"
+#include "text/suggest.h"
 
 namespace cc {
 
@@ -29,6 +30,14 @@ bool is_blank_or_comment(std::string_view line) {
     return c == '#';
   }
   return true;
+}
+
+// " (did you mean TRANS_MEM?)" for a mistyped task type, else "".
+std::string nearest_task_type(std::string_view typed, u64 version) {
+  std::vector<std::string_view> known = {"TRANS_MEM", "BATCH_TRANS_MEM", "REDUCE", "BATCH_REDUCE", "RECORD", "WAIT"};
+  if (version >= 2) known.insert(known.end(), {"CCU_GRAPH", "AIV_GRAPH"});
+  auto near = closest_word(typed, known);
+  return near ? fmt::format(" (did you mean {}?)", *near) : std::string();
 }
 
 // Parses one trace file. Every failure is a message "FILE:LINE: ...".
@@ -392,8 +401,9 @@ Status JsonlParser::task(element e) {
             ? fmt::format("Task type {} on line {} needs trace format version 2 (this file is version "
                           "{}): the record cannot become a node.",
                           s, line_, version_)
-            : fmt::format("Unknown task type \"{}\": the record cannot become a node.",
-                          s == "UNKNOWN" && task.tag ? t.tag_of(task) : s));
+            : fmt::format("Unknown task type \"{}\"{} at {}:{}: the record cannot become a node.",
+                          s == "UNKNOWN" && task.tag ? t.tag_of(task) : s, nearest_task_type(s, version_), t.file,
+                          line_));
     f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
     out_.findings.push_back(std::move(f));
     return {};
