@@ -141,7 +141,8 @@ bool instances_disjoint(const std::vector<std::vector<DataPlan>>& plans, BufId m
 bool inside(const Trace& t, BufId ms, const GroupSpec& g) {
   auto ok = [&](const Slice& s) {
     u64 size = t.buffer_size(s.rank, s.buf);
-    return size != BufferSizes::kUndeclared && s.offset <= size && s.len <= size - s.offset &&
+    u64 limit = BufferSizes::end_limit(size);
+    return size != BufferSizes::kUndeclared && s.offset <= limit && s.len <= limit - s.offset &&
            (s.buf != ms || s.len <= kCcuMsSlotBytes);
   };
   return ok(g.dst) && std::all_of(g.srcs.begin(), g.srcs.end(), ok);

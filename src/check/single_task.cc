@@ -40,7 +40,7 @@ void slice_problems(const Trace& t, const Slice& s, std::string_view role,
     return;
   }
   if (t.aiv.is_own_buffer(s.buf)) return;  // AIV_UB, AIV_COMM: bounded by their snapshot (aiv_task_problems)
-  if (end > size)
+  if (end > BufferSizes::end_limit(size))
     why.push_back(fmt::format("{}: ends at {:#x}, past the end of the buffer (size {:#x})", what(),
                               end, size));
 }
@@ -54,11 +54,13 @@ void recorded_problems(const Trace& t, u32 slice, std::string_view role, std::ve
   const Slice& s = t.slices[slice];
   if (s.rank >= t.op.ranks) return;
   u64 size = t.buffer_size(s.rank, s.buf), end;
-  if (size == BufferSizes::kUndeclared || __builtin_add_overflow(s.offset, s.len, &end) || end > size) return;
+  if (size == BufferSizes::kUndeclared || __builtin_add_overflow(s.offset, s.len, &end) ||
+      end > BufferSizes::end_limit(size))
+    return;
   std::string what = fmt::format("{} {} recorded with length {:#x}", role, describe_slice(t, s), *rec);
   if (__builtin_add_overflow(s.offset, *rec, &end))
     why.push_back(fmt::format("{}: offset + recorded length overflows 64 bits", what));
-  else if (end > size)
+  else if (end > BufferSizes::end_limit(size))
     why.push_back(fmt::format("{}: as recorded it ends at {:#x}, past the end of the buffer (size {:#x})", what,
                               end, size));
 }

@@ -162,6 +162,7 @@ Status parse_size_table(element e, std::string_view what, Trace& t, bool per_ran
       return Error{fmt::format("buffer type \"{}\" in \"{}\" must match [A-Z][A-Z0-9_]*", k, what)};
     u64 size = 0;
     CC_TRY(get_u64(v, k, size));
+    if (size == BufferSizes::kUndeclared) size = BufferSizes::kWhole;  // 2^64-1 bytes: see kWhole
     BufId id = t.buffers.intern(k);
     if (id == kNoBuf) return Error{"too many buffer types"};
     if (per_rank) {

@@ -111,6 +111,12 @@ struct Stream {
 // collcheck allocate memory it has not seen backed by data.
 struct BufferSizes {
   static constexpr u64 kUndeclared = ~u64{0};
+  // A declared size of 2^64-1 bytes cannot be stored as itself (that is
+  // kUndeclared): readers keep it as kWhole, which holds every slice whose
+  // end does not overflow, as a buffer of 2^64-1 bytes does.
+  static constexpr u64 kWhole = kUndeclared - 1;
+  // The largest end a slice may have in a buffer of `size` bytes.
+  static constexpr u64 end_limit(u64 size) { return size == kWhole ? ~u64{0} : size; }
   std::vector<u64> declared;  // by BufId; kUndeclared if not in `buffers`
   std::unordered_map<u64, u64> per_rank;  // (rank << 16 | buf) -> size, from rankBuffers
   // Implied INPUT/OUTPUT sizes: a constant, the root's, or a per-rank table.

@@ -118,7 +118,8 @@ class Simulator {
   bool valid_slice(const Slice& s) const {
     if (s.rank >= t_.op.ranks || s.buf >= t_.buffers.names.size()) return false;
     u64 size = t_.buffer_size(s.rank, s.buf);
-    return size != BufferSizes::kUndeclared && s.offset <= size && s.len <= size - s.offset;
+    u64 limit = BufferSizes::end_limit(size);
+    return size != BufferSizes::kUndeclared && s.offset <= limit && s.len <= limit - s.offset;
   }
 
   // The rules of 201 that leave a group's effect undefined.
