@@ -74,6 +74,15 @@ TEST(CliConsistent, NumericOptionsSayWhatToWrite) {
     EXPECT_EQ(r.status, 2) << c.args;
     EXPECT_EQ(first_line(r.err), c.line) << c.args << "\n" << r.err;
   }
+  RunResult gen = run_collcheck("gen ring --ranks abc");
+  EXPECT_EQ(gen.status, 2);
+  EXPECT_EQ(first_line(gen.err), "collcheck: error: gen: --ranks: abc is not a whole number from 0 to 4294967295")
+      << gen.err;
+  RunResult seed = run_collcheck("mutate --kind all --seed -3 " + example());
+  EXPECT_EQ(seed.status, 2);
+  EXPECT_EQ(first_line(seed.err),
+            "collcheck: error: mutate: --seed: -3 is not a whole number from 0 to 18446744073709551615")
+      << seed.err;
   // -j 0: as many threads as cores.
   EXPECT_EQ(run_collcheck("check -q -j 0 " + example()).status, 0);
 }

@@ -128,24 +128,31 @@ CommandRun add_gen_command(CLI::App& app) {
   CLI::App* c = app.add_subcommand("gen", "write the trace of a reference schedule of HCCL's algorithms (--list lists them)");
   c->add_option("ALGO", a->algo, "the algorithm (see --list)");
   c->add_flag("--list", a->list, "print every algorithm with the operators it serves");
-  c->add_option("--ranks", a->p.ranks, "number of ranks (default 4)");
-  c->add_option("--count", a->p.count, "elements per rank, as the operator defines them (default 65536)");
+  c->add_option("--ranks", a->p.ranks, "number of ranks (default 4)")
+      ->check(whole_number(0, ~u32{0}));
+  c->add_option("--count", a->p.count, "elements per rank, as the operator defines them (default 65536)")
+      ->check(whole_number(0, ~u64{0}));
   c->add_option("--dtype", a->dtype, "data type (default FP32)");
   c->add_option("--op-type", a->op_type, "the operator, when the algorithm serves several (default: the first listed)");
   c->add_option("--reduce-op", a->reduce_op, "SUM, PROD, MAX or MIN (default SUM)");
-  c->add_option("--root", a->p.root, "root rank (SendRecv: the sender; the receiver is root+1)");
-  c->add_option("--seed", a->p.seed, "seed for drawn parameters (AllToAllV, BatchSendRecv matrix; default 1)");
+  c->add_option("--root", a->p.root, "root rank (SendRecv: the sender; the receiver is root+1)")
+      ->check(whole_number(0, ~u32{0}));
+  c->add_option("--seed", a->p.seed, "seed for drawn parameters (AllToAllV, BatchSendRecv matrix; default 1)")
+      ->check(whole_number(0, ~u64{0}));
   c->add_option("--mode", a->mode, "executor framing: opbase (default) or graph");
-  c->add_option("--ccl-bytes", a->p.ccl_bytes, "size of each communication buffer (default 209715200)");
+  c->add_option("--ccl-bytes", a->p.ccl_bytes, "size of each communication buffer (default 209715200)")
+      ->check(whole_number(0, ~u64{0}));
   c->add_flag("--physical-notify", a->p.physical_notify, "physical notify ids instead of unique ones");
   c->add_flag("--fold-ccl", a->p.fold_ccl, "map INPUT_CCL/OUTPUT_CCL onto one CCL buffer");
-  c->add_option("--servers", a->p.servers, "hierarchical algorithms: number of servers");
+  c->add_option("--servers", a->p.servers, "hierarchical algorithms: number of servers")
+      ->check(whole_number(0, ~u32{0}));
   c->add_flag("--non-inline", a->p.non_inline, "reducers stage peer data before reducing (HCCL variant)");
   c->add_flag("--nhr-staging-bug", a->p.nhr_staging_bug,
               "reproduce HCCL's NHR ReduceScatter non-inline last step that loses the staged data");
   c->add_option("--send-counts", a->send_counts,
                 "AllToAllV, BatchSendRecv: n×n element matrix as JSON, or a file holding it");
-  c->add_option("--blocks", a->blocks, "AIV kernels: blocks (vector cores) per launch (default 4)");
+  c->add_option("--blocks", a->blocks, "AIV kernels: blocks (vector cores) per launch (default 4)")
+      ->check(whole_number(0, ~u32{0}));
   c->add_option("-o,--output", a->output, "output file (default: standard output)");
   c->add_option("--format", a->format,
                 "jsonl (a collcheck trace, default) or msccl (an MSCCL XML algorithm: ring or all-pairs AllReduce, "

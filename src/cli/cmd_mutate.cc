@@ -118,8 +118,9 @@ CommandRun add_mutate_command(CLI::App& app) {
   c->add_option("INPUT", a->input, "a trace (or any input collcheck check reads; - = standard input)");
   c->add_flag("--list", a->list, "print the fault kinds");
   c->add_option("--kind", a->kind, "the fault kind (see --list), or all");
-  c->add_option("--seed", a->seed, "seed choosing the places (default 1)");
-  c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)");
+  c->add_option("--seed", a->seed, "seed choosing the places (default 1)")->check(whole_number(0, ~u64{0}));
+  c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)")
+      ->check(whole_number(0, ~u32{0}));
   c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
   add_input_options(c, *a);  // --case: of inputs with several operators, the one to mutate
   return [a] { return run_mutate(*a); };
