@@ -455,5 +455,47 @@ TEST(CliCi, JsonReportSummaryAndStructuredFindings) {
   EXPECT_EQ(uint64_t(doc["summary"]["fail"]), 1u);
 }
 
+// One input of several operators with --html: a page per operator beside
+// FILE and, at FILE, an index that links every one with its verdict,
+// failures first.
+TEST(CliHtml, SeveralOperatorsGetAnIndexPage) {
+  namespace fs = std::filesystem;
+  fs::path dir = temp_path("html-index");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string index = (dir / "r.html").string();
+  RunResult r = run_collcheck(fmt::format("check -q --html {} '{}/tests/cases/stlog/suite.log'", index, source_dir()));
+  ASSERT_EQ(r.status, 1) << r.err;
+  std::ifstream in(index);
+  std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("<title>"), std::string::npos);
+  EXPECT_NE(page.find("22 operators: 8 PASS, 14 FAIL"), std::string::npos) << page;
+  // Every row links to a page that exists; the FAIL rows come first.
+  std::size_t rows = 0, at = 0;
+  bool seen_pass = false, fail_after_pass = false;
+  while ((at = page.find("<tr><td class=\"", at)) != std::string::npos) {
+    at += 15;
+    bool pass = page.compare(at, 4, "PASS") == 0;
+    fail_after_pass |= seen_pass && !pass;
+    seen_pass |= pass;
+    std::size_t href = page.find("href=\"", at) + 6;
+    std::string link = page.substr(href, page.find('"', href) - href);
+    EXPECT_TRUE(fs::exists(dir / link)) << link;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 22u);
+  EXPECT_FALSE(fail_after_pass);
+  EXPECT_NE(page.find("suite.log#StDemo.race_302"), std::string::npos);
+  // One operator: the page itself, no index.
+  fs::path one = dir / "one.html";
+  RunResult single = run_collcheck(fmt::format("check -q --html {} '{}/examples/allgather2.jsonl'", one.string(),
+                                               source_dir()));
+  ASSERT_EQ(single.status, 0) << single.err;
+  std::ifstream in1(one);
+  std::string page1((std::istreambuf_iterator<char>(in1)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(page1.find("id=\"operators\""), std::string::npos);
+  EXPECT_NE(page1.find("<canvas"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cc::test

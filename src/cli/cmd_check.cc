@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "cli/memory_guard.h"
 #include "graph/graph.h"
 #include "report/dot.h"
+#include "report/html/index.h"
 #include "report/html/page.h"
 #include "io/read.h"
 #include "report/output_path.h"
@@ -30,6 +32,8 @@
 namespace cc {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 struct CheckArgs : InputArgs {
   std::vector<std::string> inputs;
@@ -182,6 +186,7 @@ int run_check(const CheckArgs& a) {
   // report alone.
   std::FILE* human = report_to_stdout ? stderr : stdout;
   WriteFailures failed;
+  std::vector<HtmlIndexEntry> html_index;  // one input of several operators: a page each, and an index
   auto check = [&](LoadedCase& c, const std::string& file, bool several) {
     return check_one(a, opt, c, file, several, failed);
   };
@@ -194,6 +199,10 @@ int run_check(const CheckArgs& a) {
     }
     many_operators |= o.cases.size() > 1;
     for (CaseOutcome& c : o.cases) {
+      if (!a.html.empty() && a.html != "-" && o.cases.size() > 1)
+        html_index.push_back({c.result.input,
+                              fs::path(case_output_path(a.html, o.file, c.result.input, true)).filename().string(),
+                              c.result.pass, c.result.errors, c.result.warnings});
       bool failed = fails(c.result);
       // -q in a batch: only the operators that fail.
       if (!(a.quiet && many_operators && !failed)) std::fwrite(c.text.data(), 1, c.text.size(), human);
@@ -208,6 +217,7 @@ int run_check(const CheckArgs& a) {
   auto write_report_file = [&](const std::string& path, const std::string& data) {
     if (!path.empty()) failed.write(path, data);
   };
+  if (!html_index.empty()) write_report_file(a.html, format_html_index(files.value().front(), html_index));
   if (!a.json.empty()) write_report_file(a.json, format_json_report(results, errors, status));
   if (!a.sarif.empty()) write_report_file(a.sarif, format_sarif_report(results, errors));
   if (!a.junit.empty()) {
@@ -235,7 +245,7 @@ CommandRun add_check_command(CLI::App& app) {
       ->required();
   c->add_option("--json", a->json, "write the JSON report to FILE (- = standard output)");
   c->add_option("--dot", a->dot, "write the task graph as Graphviz DOT (one input)");
-  c->add_option("--html", a->html, "write the visual report, one self-contained HTML page (one input)");
+  c->add_option("--html", a->html, "write the visual report, one self-contained HTML page (one input; of several operators: a page each, FILE.<case>.html, and an index at FILE)");
   c->add_option("--sarif", a->sarif, "write the findings as SARIF 2.1.0 to FILE, for code scanning (- = standard output)");
   c->add_option("--junit", a->junit, "write JUnit XML to FILE: a test case per operator (- = standard output)");
   c->add_flag("--exit-zero", a->exit_zero,
