@@ -144,6 +144,21 @@ TEST(HtmlReport, SelfContainedAndSafeAgainstHostileNames) {
   EXPECT_EQ(p.html.find("/*CC:"), std::string::npos) << "every marker filled";
 }
 
+// The <title> names the input (without its directories) and the verdict,
+// escaped as HTML.
+TEST(HtmlReport, TitleNamesTheInputAndItsVerdict) {
+  Page p;
+  make_page(p, ring(3, 1, true), 1000, "runs/ring64.jsonl");
+  EXPECT_NE(p.html.find("<title>FAIL \u00b7 ring64.jsonl \u2014 collcheck</title>"), std::string::npos)
+      << p.html.substr(0, 400);
+  Page q;
+  make_page(q, ring(3, 1, false), 1000, "a<b>&c.jsonl");
+  std::string verdict(std::string_view(q.data["verdict"]));
+  EXPECT_NE(q.html.find("<title>" + verdict + " \u00b7 a&lt;b&gt;&amp;c.jsonl \u2014 collcheck</title>"),
+            std::string::npos)
+      << q.html.substr(0, 400);
+}
+
 TEST(HtmlReport, LargeTraceShowsTheNeighbourhoodOfTheFindings) {
   Page p;
   make_page(p, ring(10, 20, true), 100);

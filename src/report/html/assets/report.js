@@ -141,7 +141,7 @@
   const S = { cw: 24, active: -1, selected: -1, hl: new Set(), buffer: 0, y0: 0, y1: 1 };
 
   // ---- header, findings list ----------------------------------------------
-  document.title = 'collcheck: ' + D.file + ' ' + D.verdict;
+  // The title ("FAIL \u00b7 file \u2014 collcheck") is written into the page by its writer.
   $('verdict').textContent = D.verdict;
   $('verdict').classList.add(D.verdict);
   $('file').textContent = D.file;
