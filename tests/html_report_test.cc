@@ -329,6 +329,41 @@ TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
   EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
 }
+// Writes the report of ring(n, rounds, race) to a file for the browser.
+std::string ring_page_file(u32 n, u32 rounds, bool race, const std::string& name) {
+  Result<ReadTrace> read = read_jsonl_string(ring(n, rounds, race), name);
+  EXPECT_TRUE(read.ok());
+  const Trace& t = read.value().trace;
+  CheckResult r = run_checks(t, {}, CheckOptions{});
+  r.input = name;
+  std::string html = temp_path(name + ".html");
+  std::ofstream f(html, std::ios::binary);
+  f << format_html_report(t, build_graph(t), r);
+  return html;
+}
+
+// Above 16 ranks the timeline opens on dependency depth; "axis=tau" in the
+// URL still wins; 16 ranks or fewer keep the execution order.
+TEST(HtmlReportBrowser, DepthAxisIsTheDefaultAboveSixteenRanks) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  std::string profile = temp_path("chromium-profile-axis");
+  std::string big = ring_page_file(17, 1, false, "ring17.jsonl");
+  std::string dom = dump_dom(browser, "file://" + big, profile);
+  EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
+  dom = dump_dom(browser, "file://" + big + "#axis=tau", profile);
+  EXPECT_EQ(body_attr(dom, "data-axis"), "tau");
+  std::string small = ring_page_file(16, 1, false, "ring16.jsonl");
+  dom = dump_dom(browser, "file://" + small, profile);
+  EXPECT_EQ(body_attr(dom, "data-ready"), "1");
+  EXPECT_EQ(body_attr(dom, "data-axis"), "tau");
+}
+
 // AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,
 // shown under the host stream that started it, and AIV node names.
 TEST(HtmlReport, AivLanesUnderTheirHostStream) {

@@ -477,6 +477,8 @@
   window.addEventListener('resize', layout);
 
   const axis = $('axis');
+  const nRanks = new Set(D.lanes.map(function (l) { return l[0]; })).size;
+  const axisDefault = nRanks > 16 ? 'depth' : 'tau';
   axis.addEventListener('change', function () {
     setAxis(axis.value);
     $('axis-hint').textContent = axis.value === 'depth'
@@ -610,7 +612,7 @@
     }
     reveal(Array.from(S.hl), f.ranges);
     if (fromUser && history.replaceState)
-      history.replaceState(null, '', '#finding=' + (k + 1) + (axis.value === 'depth' ? '&axis=depth' : ''));
+      history.replaceState(null, '', '#finding=' + (k + 1) + (axis.value !== axisDefault ? '&axis=' + axis.value : ''));
     reflect();
     draw();
   }
@@ -677,6 +679,9 @@
   layout();
   S.cw = clampCw(Math.min(90, Math.max(22, Math.floor((tl.scroll.clientWidth - 48) / nCols))));
   layout();
+  // Above 16 ranks the execution order spreads over too many columns to read:
+  // dependency depth, where a ring's steps line up, is the default there.
+  if (axisDefault === 'depth') { axis.value = 'depth'; axis.dispatchEvent(new Event('change')); }
   body.dataset.axis = axis.value;
   fromHash();
   reflect();
