@@ -364,6 +364,28 @@ TEST(HtmlReportBrowser, DepthAxisIsTheDefaultAboveSixteenRanks) {
   EXPECT_EQ(body_attr(dom, "data-axis"), "tau");
 }
 
+// The task box: "rank/stream/index" and Enter selects that task; a name no
+// task has says so. Driven through "#search=", which types into the box.
+TEST(HtmlReportBrowser, TaskBoxSelectsATaskOrSaysThereIsNone) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  std::string profile = temp_path("chromium-profile-search");
+  std::string html = ring_page_file(4, 3, false, "ring4.jsonl");
+  std::string dom = dump_dom(browser, "file://" + html + "#search=3/0/7", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-selected"), "3/0/7");
+  EXPECT_EQ(body_attr(dom, "data-search-message"), "");
+  EXPECT_NE(dom.find("<h3>Task 3/0/7</h3>"), std::string::npos);
+  dom = dump_dom(browser, "file://" + html + "#search=3/0/12", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-selected"), "");
+  EXPECT_EQ(body_attr(dom, "data-search-message"), "no task 3/0/12");
+  EXPECT_NE(dom.find(">no task 3/0/12<"), std::string::npos);
+}
+
 // AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,
 // shown under the host stream that started it, and AIV node names.
 TEST(HtmlReport, AivLanesUnderTheirHostStream) {

@@ -650,12 +650,32 @@
 
   // ---- keyboard and URL fragment -----------------------------------------
   document.addEventListener('keydown', function (e) {
-    if (e.target.tagName === 'SELECT' || !D.findings.length) return;
+    if (e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT' || !D.findings.length) return;
     if (e.key === 'n' || e.key === 'j') activate(Math.min(D.findings.length - 1, S.active + 1), true);
     else if (e.key === 'p' || e.key === 'k') activate(Math.max(0, S.active - 1), true);
   });
+  // A task by its name on the page: "rank/stream/index" (or an AIV node's or
+  // MSCCL step's name); -1 if no shown task has it.
+  function findTask(text) {
+    text = text.trim();
+    if (!text) return -1;
+    for (let i = 0; i < N; i++) if (pos(i) === text) return i;
+    return -1;
+  }
+  // The task box: Enter selects and centres the task it names.
+  const search = $('task-search'), searchMsg = $('task-msg');
+  search.addEventListener('keydown', function (e) {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    const text = search.value.trim();
+    const i = findTask(text);
+    searchMsg.textContent = i >= 0 || !text ? '' : 'no task ' + text;
+    body.dataset.searchMessage = searchMsg.textContent;
+    if (i >= 0) selectTask(i, true);
+  });
   // The fragment: "finding=N" (1-based) activates finding N, "task=R/S/I"
-  // selects a task, "axis=depth" switches the layout; joined by '&'.
+  // selects a task, "search=R/S/I" does so through the task box (its
+  // message included), "axis=depth|tau" chooses the layout; joined by '&'.
   function fromHash() {
     const args = {};
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
@@ -666,9 +686,14 @@
       axis.value = args.axis;
       axis.dispatchEvent(new Event('change'));
     }
+    if (args.search !== undefined) {  // as if typed into the task box, then Enter
+      search.value = args.search;
+      search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+      return;
+    }
     if (/^\d+$/.test(args.finding || '')) { activate(+args.finding - 1, false); return; }
-    const t = /^(\d+)\/(\d+)\/(\d+)$/.exec(args.task || '');
-    if (t) for (let i = 0; i < N; i++) if (pos(i) === t[1] + '/' + t[2] + '/' + t[3]) { selectTask(i, true); return; }
+    const i = findTask(args.task || '');
+    if (i >= 0) selectTask(i, true);
   }
   window.addEventListener('hashchange', fromHash);
 
