@@ -386,6 +386,25 @@ TEST(HtmlReportBrowser, TaskBoxSelectsATaskOrSaysThereIsNone) {
   EXPECT_NE(dom.find(">no task 3/0/12<"), std::string::npos);
 }
 
+// The arrows box hides the RECORD -> WAIT arrows and shows them again.
+TEST(HtmlReportBrowser, ArrowsCanBeSwitchedOff) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  std::string profile = temp_path("chromium-profile-arrows");
+  std::string html = ring_page_file(3, 2, false, "ring3.jsonl");
+  std::string dom = dump_dom(browser, "file://" + html, profile);
+  EXPECT_EQ(body_attr(dom, "data-arrows"), "on");
+  EXPECT_NE(body_attr(dom, "data-arrows-drawn"), "0");
+  EXPECT_NE(body_attr(dom, "data-arrows-drawn"), "<absent>");
+  dom = dump_dom(browser, "file://" + html + "#arrows=off", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-arrows"), "off");
+  EXPECT_EQ(body_attr(dom, "data-arrows-drawn"), "0");
+}
+
 // AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,
 // shown under the host stream that started it, and AIV node names.
 TEST(HtmlReport, AivLanesUnderTheirHostStream) {

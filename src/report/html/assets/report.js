@@ -138,7 +138,7 @@
   });
 
   // ---- state -------------------------------------------------------------
-  const S = { cw: 24, active: -1, selected: -1, hl: new Set(), buffer: 0, y0: 0, y1: 1 };
+  const S = { cw: 24, active: -1, selected: -1, hl: new Set(), buffer: 0, y0: 0, y1: 1, arrows: true };
 
   // ---- header, findings list ----------------------------------------------
   // The title ("FAIL \u00b7 file \u2014 collcheck") is written into the page by its writer.
@@ -315,9 +315,11 @@
         outline(ctx, i, x, y, bw, h);
       }
     }
-    // RECORD -> WAIT arrows whose span crosses the screen.
+    // RECORD -> WAIT arrows whose span crosses the screen (unless switched off).
     ctx.lineWidth = 1;
+    let arrowsDrawn = 0;
     const arrow = function (a, b, colour, dash) {
+      if (!S.arrows) return;
       const ca = COL[a], cb = COL[b];
       const hot = S.hl.has(a) || S.hl.has(b);
       // Only arrows with an end on screen (or of the active finding): the
@@ -327,6 +329,7 @@
       const ya = laneOf[a] * LANE_H - top + LANE_H / 2, yb = laneOf[b] * LANE_H - top + LANE_H / 2;
       if ((ya < 0 && yb < 0) || (ya > tl.vh && yb > tl.vh)) return;
       const xa = ca * cw - left + cw - 1, xb = cb * cw - left + 1;
+      arrowsDrawn++;
       ctx.strokeStyle = hot ? C_ERR : colour; ctx.lineWidth = hot ? 2 : 1; ctx.setLineDash(dash);
       ctx.beginPath(); ctx.moveTo(xa, ya); ctx.lineTo(xb, yb); ctx.stroke(); ctx.setLineDash([]);
       const ang = Math.atan2(yb - ya, xb - xa);
@@ -336,6 +339,7 @@
     };
     syncPairs.forEach(function (p) { arrow(p[0], p[1], p[2] ? C_MSG : C_SYNC, []); });
     for (let j = 0; j < D.edges.length; j += 2) arrow(D.edges[j], D.edges[j + 1], 'rgba(106,27,154,0.55)', [2, 2]);
+    body.dataset.arrowsDrawn = arrowsDrawn;
     // Lane labels.
     const g = sizeCanvas(tl.gutter, GUTTER_TL, tl.vh);
     g.clearRect(0, 0, GUTTER_TL, tl.vh);
@@ -673,9 +677,18 @@
     body.dataset.searchMessage = searchMsg.textContent;
     if (i >= 0) selectTask(i, true);
   });
+  // The arrows box: RECORD -> WAIT (and other sync) arrows on or off.
+  const arrowsBox = $('arrows');
+  arrowsBox.addEventListener('change', function () {
+    S.arrows = arrowsBox.checked;
+    body.dataset.arrows = S.arrows ? 'on' : 'off';
+    draw();
+  });
+  body.dataset.arrows = 'on';
   // The fragment: "finding=N" (1-based) activates finding N, "task=R/S/I"
   // selects a task, "search=R/S/I" does so through the task box (its
-  // message included), "axis=depth|tau" chooses the layout; joined by '&'.
+  // message included), "axis=depth|tau" chooses the layout, "arrows=off"
+  // hides the arrows; joined by '&'.
   function fromHash() {
     const args = {};
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
@@ -685,6 +698,10 @@
     if ((args.axis === 'depth' || args.axis === 'tau') && args.axis !== axis.value) {
       axis.value = args.axis;
       axis.dispatchEvent(new Event('change'));
+    }
+    if (args.arrows === 'off' || args.arrows === 'on') {
+      arrowsBox.checked = args.arrows === 'on';
+      arrowsBox.dispatchEvent(new Event('change'));
     }
     if (args.search !== undefined) {  // as if typed into the task box, then Enter
       search.value = args.search;
