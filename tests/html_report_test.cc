@@ -405,6 +405,33 @@ TEST(HtmlReportBrowser, ArrowsCanBeSwitchedOff) {
   EXPECT_EQ(body_attr(dom, "data-arrows-drawn"), "0");
 }
 
+// Ranks: "#ranks=" filters the timeline's lanes as the rank box does,
+// "#collapse=" folds a rank into one line as a click on its label does, and
+// selecting a task there opens it again.
+TEST(HtmlReportBrowser, RanksFilteredAndCollapsed) {
+  std::string browser = chromium();
+  if (browser.empty()) {
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  }
+  std::string profile = temp_path("chromium-profile-ranks");
+  std::string html = ring_page_file(4, 1, false, "ring4r.jsonl");
+  std::string dom = dump_dom(browser, "file://" + html, profile);
+  EXPECT_EQ(body_attr(dom, "data-slots"), "4");
+  dom = dump_dom(browser, "file://" + html + "#ranks=0-1,3", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-slots"), "3");
+  dom = dump_dom(browser, "file://" + html + "#ranks=1-x", profile);
+  EXPECT_EQ(body_attr(dom, "data-slots"), "4") << "a filter that does not parse changes nothing";
+  EXPECT_NE(dom.find(">ranks: e.g. 0-3,8<"), std::string::npos);
+  dom = dump_dom(browser, "file://" + html + "#collapse=2,3", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-collapsed"), "2,3");
+  dom = dump_dom(browser, "file://" + html + "#collapse=2,3&search=2/0/1", profile);
+  EXPECT_EQ(body_attr(dom, "data-selected"), "2/0/1");
+  EXPECT_EQ(body_attr(dom, "data-collapsed"), "3") << "selecting a task opens its rank";
+}
+
 // AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,
 // shown under the host stream that started it, and AIV node names.
 TEST(HtmlReport, AivLanesUnderTheirHostStream) {

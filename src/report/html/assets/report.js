@@ -50,6 +50,29 @@
     laneOf[i] = r;
     rows[r].tasks.push(i);
   }
+  // What the timeline shows, top to bottom: a slot per row of a shown rank,
+  // or one slot for a collapsed rank (its label only). slotOf: row -> slot,
+  // -1 when the row is filtered out or collapsed.
+  let slots = [];                             // slot -> {row (-1: collapsed), rank}
+  const slotOf = new Int32Array(rows.length);
+  const collapsed = new Set();
+  let rankFilter = null;                      // null: every rank
+  const lanesOfRank = new Map();
+  rows.forEach(function (r) { lanesOfRank.set(r.rank, (lanesOfRank.get(r.rank) || 0) + 1); });
+  function buildSlots() {
+    slots = [];
+    slotOf.fill(-1);
+    rows.forEach(function (r, k) {
+      if (rankFilter && !rankFilter.has(r.rank)) return;
+      if (collapsed.has(r.rank)) {
+        if (!slots.length || slots[slots.length - 1].rank !== r.rank) slots.push({ row: -1, rank: r.rank });
+        return;
+      }
+      slotOf[k] = slots.length;
+      slots.push({ row: k, rank: r.rank });
+    });
+  }
+  buildSlots();
   // Both layouts keep each stream's order, so one sort serves both.
   rows.forEach(function (r) { r.tasks.sort(function (a, b) { return T.col[a] - T.col[b]; }); });
   // The horizontal axis: execution order (T.col) or dependency depth (T.depth).
@@ -232,7 +255,7 @@
       v.space.style.width = width + 'px';
       v.vw = v.scroll.clientWidth; v.vh = v.scroll.clientHeight;
     });
-    tl.space.style.height = Math.max(rows.length * LANE_H + 8, tl.vh) + 'px';
+    tl.space.style.height = Math.max(slots.length * LANE_H + 8, tl.vh) + 'px';
     mem.space.style.height = mem.vh + 'px';
     draw();
   }
@@ -267,12 +290,12 @@
     const [c0, c1, left] = visibleCols(tl);
     const top = tl.scroll.scrollTop, cw = S.cw;
     ctx.clearRect(0, 0, tl.vw, tl.vh);
-    const r0 = Math.max(0, Math.floor(top / LANE_H)), r1 = Math.min(rows.length, Math.ceil((top + tl.vh) / LANE_H));
+    const r0 = Math.max(0, Math.floor(top / LANE_H)), r1 = Math.min(slots.length, Math.ceil((top + tl.vh) / LANE_H));
     for (let r = r0; r < r1; r++) {
       const y = r * LANE_H - top;
-      ctx.fillStyle = r % 2 ? '#f8fafc' : '#ffffff';
+      ctx.fillStyle = slots[r].row < 0 ? '#eef2f6' : r % 2 ? '#f8fafc' : '#ffffff';
       ctx.fillRect(0, y, tl.vw, LANE_H);
-      if (r > 0 && rows[r].rank !== rows[r - 1].rank) { ctx.fillStyle = '#9aa5b1'; ctx.fillRect(0, y, tl.vw, 1); }
+      if (r > 0 && slots[r].rank !== slots[r - 1].rank) { ctx.fillStyle = '#9aa5b1'; ctx.fillRect(0, y, tl.vw, 1); }
     }
     if (!D.complete) {  // where the simulation stopped
       const x = (stopCol + 0.5) * cw - left;
@@ -282,14 +305,15 @@
       const label = 'deadlock: nothing right of this line executed';
       const tw = ctx.measureText(label).width;
       const lx = x + 6 + tw < tl.vw ? x + 4 : Math.max(2, x - 4 - tw);
-      const ly = Math.max(12, Math.min(tl.vh, rows.length * LANE_H - top + 4) - 6);  // below the lanes if room
+      const ly = Math.max(12, Math.min(tl.vh, slots.length * LANE_H - top + 4) - 6);  // below the lanes if room
       ctx.fillStyle = 'rgba(255,255,255,0.9)'; ctx.fillRect(lx - 2, ly - 10, tw + 4, 13);
       ctx.fillStyle = C_ERR; ctx.fillText(label, lx, ly);
     }
     ctx.font = '10px ui-monospace, monospace'; ctx.textBaseline = 'middle';
     const bw = Math.max(1, cw - 2);
     for (let r = r0; r < r1; r++) {
-      const tasks = rows[r].tasks;
+      if (slots[r].row < 0) continue;
+      const tasks = rows[slots[r].row].tasks;
       const y = r * LANE_H - top + 4, h = LANE_H - 8;
       for (let k = lowerBound(tasks.length, function (j) { return COL[tasks[j]]; }, c0); k < tasks.length; k++) {
         const i = tasks[k], c = COL[i];
@@ -326,7 +350,9 @@
       // long ones that merely cross it would hide everything in big traces.
       if (!hot && (ca < c0 || ca > c1) && (cb < c0 || cb > c1)) return;
       if (Math.max(ca, cb) < c0 || Math.min(ca, cb) > c1) return;
-      const ya = laneOf[a] * LANE_H - top + LANE_H / 2, yb = laneOf[b] * LANE_H - top + LANE_H / 2;
+      const sa = slotOf[laneOf[a]], sb = slotOf[laneOf[b]];
+      if (sa < 0 || sb < 0) return;  // an end in a hidden or collapsed rank
+      const ya = sa * LANE_H - top + LANE_H / 2, yb = sb * LANE_H - top + LANE_H / 2;
       if ((ya < 0 && yb < 0) || (ya > tl.vh && yb > tl.vh)) return;
       const xa = ca * cw - left + cw - 1, xb = cb * cw - left + 1;
       arrowsDrawn++;
@@ -345,14 +371,17 @@
     g.clearRect(0, 0, GUTTER_TL, tl.vh);
     g.font = '11.5px system-ui, sans-serif'; g.textBaseline = 'middle';
     for (let r = r0; r < r1; r++) {
-      const y = r * LANE_H - top;
-      const first = r === 0 || rows[r].rank !== rows[r - 1].rank;
+      const y = r * LANE_H - top, sl = slots[r];
+      const first = r === 0 || sl.rank !== slots[r - 1].rank;
       if (first && r > 0) { g.fillStyle = '#9aa5b1'; g.fillRect(0, y, GUTTER_TL, 1); }
       g.fillStyle = first ? '#1f2933' : '#9aa5b1';
-      g.fillText('rank ' + rows[r].rank, 8, y + LANE_H / 2);
+      // A rank's labels toggle it (click): \u25be open, \u25b8 collapsed.
+      g.fillText((first ? (sl.row < 0 ? '\u25b8 ' : '\u25be ') : '   ') + 'rank ' + sl.rank, 2, y + LANE_H / 2);
       g.fillStyle = '#616e7c';
-      if (rows[r].label) g.fillText(rows[r].label, 58, y + LANE_H / 2, GUTTER_TL - 60);
-      else g.fillText(rows[r].name || 's' + rows[r].stream, 74, y + LANE_H / 2, GUTTER_TL - 78);
+      if (sl.row < 0) { g.fillText(lanesOfRank.get(sl.rank) + (lanesOfRank.get(sl.rank) === 1 ? ' lane' : ' lanes'), 74, y + LANE_H / 2, GUTTER_TL - 78); continue; }
+      const row = rows[sl.row];
+      if (row.label) g.fillText(row.label, 58, y + LANE_H / 2, GUTTER_TL - 60);
+      else g.fillText(row.name || 's' + row.stream, 74, y + LANE_H / 2, GUTTER_TL - 78);
     }
   }
 
@@ -502,8 +531,8 @@
     const c = Math.floor(x / S.cw);
     if (v === tl) {
       const r = Math.floor((yy + tl.scroll.scrollTop) / LANE_H);
-      if (r < 0 || r >= rows.length) return -1;
-      const tasks = rows[r].tasks;
+      if (r < 0 || r >= slots.length || slots[r].row < 0) return -1;
+      const tasks = rows[slots[r].row].tasks;
       const k = lowerBound(tasks.length, function (j) { return COL[tasks[j]]; }, c);
       return k < tasks.length && COL[tasks[k]] === c ? tasks[k] : -1;
     }
@@ -558,13 +587,18 @@
   // the buffer and addresses they (or the finding's ranges) touch.
   function reveal(tasks, ranges) {
     if (!tasks.length && !ranges.length) return;
+    // A task in a collapsed rank opens that rank (a filtered-out one stays out).
+    tasks.forEach(function (i) {
+      const rk = rows[laneOf[i]].rank;
+      if (slotOf[laneOf[i]] < 0 && collapsed.has(rk)) toggleRank(rk);
+    });
     if (tasks.length) {
       const cols = tasks.map(function (i) { return COL[i]; });
       const lo = Math.min.apply(null, cols), hi = Math.max.apply(null, cols);
       const mid = (lo + hi + 1) / 2 * S.cw;
       tl.scroll.scrollLeft = Math.max(0, mid - tl.scroll.clientWidth / 2);
       mem.scroll.scrollLeft = tl.scroll.scrollLeft;
-      const rs = tasks.map(function (i) { return laneOf[i]; });
+      const rs = tasks.map(function (i) { return Math.max(0, slotOf[laneOf[i]]); });
       const rmid = (Math.min.apply(null, rs) + Math.max.apply(null, rs) + 1) / 2 * LANE_H;
       tl.scroll.scrollTop = Math.max(0, rmid - tl.scroll.clientHeight / 2);
     }
@@ -677,6 +711,48 @@
     body.dataset.searchMessage = searchMsg.textContent;
     if (i >= 0) selectTask(i, true);
   });
+  // Ranks: the filter ("0-3,8") shows only those ranks' lanes; a click on a
+  // rank's label collapses or expands its lanes.
+  function parseRanks(text) {
+    text = text.trim();
+    if (!text) return null;
+    const set = new Set();
+    for (const part of text.split(',')) {
+      const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(part);
+      if (!m) return undefined;
+      const a = +m[1], b = m[2] === undefined ? a : +m[2];
+      if (b < a || b - a > 1e6) return undefined;
+      for (let x = a; x <= b; x++) set.add(x);
+    }
+    return set;
+  }
+  function reflectRanks() {
+    body.dataset.slots = slots.length;
+    body.dataset.collapsed = Array.from(collapsed).sort(function (a, b) { return a - b; }).join(',');
+  }
+  const rankBox = $('rank-filter'), rankMsg = $('rank-msg');
+  function applyRankFilter(text) {
+    const set = parseRanks(text);
+    rankMsg.textContent = set === undefined ? 'ranks: e.g. 0-3,8' : '';
+    if (set === undefined) return;
+    rankFilter = set;
+    buildSlots(); reflectRanks(); layout();
+  }
+  rankBox.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter') { e.preventDefault(); applyRankFilter(rankBox.value); }
+  });
+  rankBox.addEventListener('change', function () { applyRankFilter(rankBox.value); });
+  function toggleRank(rank) {
+    if (collapsed.has(rank)) collapsed.delete(rank); else collapsed.add(rank);
+    buildSlots(); reflectRanks(); layout();
+  }
+  tl.gutter.addEventListener('click', function (e) {
+    const r = Math.floor((e.clientY - tl.gutter.getBoundingClientRect().top + tl.scroll.scrollTop) / LANE_H);
+    if (r >= 0 && r < slots.length) toggleRank(slots[r].rank);
+  });
+  tl.gutter.style.cursor = 'pointer';
+  tl.gutter.title = 'click a rank to collapse or expand its lanes';
+  reflectRanks();
   // The arrows box: RECORD -> WAIT (and other sync) arrows on or off.
   const arrowsBox = $('arrows');
   arrowsBox.addEventListener('change', function () {
@@ -688,7 +764,8 @@
   // The fragment: "finding=N" (1-based) activates finding N, "task=R/S/I"
   // selects a task, "search=R/S/I" does so through the task box (its
   // message included), "axis=depth|tau" chooses the layout, "arrows=off"
-  // hides the arrows; joined by '&'.
+  // hides the arrows, "ranks=0-3,8" filters the lanes, "collapse=2,5"
+  // collapses ranks; joined by '&'.
   function fromHash() {
     const args = {};
     location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
@@ -702,6 +779,11 @@
     if (args.arrows === 'off' || args.arrows === 'on') {
       arrowsBox.checked = args.arrows === 'on';
       arrowsBox.dispatchEvent(new Event('change'));
+    }
+    if (args.ranks !== undefined) { rankBox.value = args.ranks; applyRankFilter(args.ranks); }
+    if (args.collapse !== undefined) {
+      const set = parseRanks(args.collapse);
+      if (set) set.forEach(function (x) { if (!collapsed.has(x)) toggleRank(x); });
     }
     if (args.search !== undefined) {  // as if typed into the task box, then Enter
       search.value = args.search;
