@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "html_assets.h"
+#include "text/xml.h"
 
 namespace cc {
 
@@ -24,31 +25,15 @@ std::string fill(std::string_view tpl,
   return page;
 }
 
-// Text as HTML character data: the five characters with a meaning escaped.
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // "FAIL · ring64.jsonl — collcheck": a browser tab or a window list names the
-// input and its verdict, the file name without its directories.
+// input and its verdict, the file name without its directories; escaped as
+// XML, which is also valid HTML text.
 std::string page_title(const CheckResult& r) {
   std::string_view file = r.input;
   std::size_t slash = file.find_last_of('/');
   if (slash != std::string_view::npos && slash + 1 < file.size()) file.remove_prefix(slash + 1);
   if (file.empty()) file = "report";
-  return html_escape(std::string(r.pass ? "PASS" : "FAIL") + " \u00b7 " + std::string(file) + " \u2014 collcheck");
+  return xml_escape(std::string(r.pass ? "PASS" : "FAIL") + " \u00b7 " + std::string(file) + " \u2014 collcheck");
 }
 
 }  // namespace
