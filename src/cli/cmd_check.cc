@@ -231,7 +231,10 @@ int run_check(const CheckArgs& a) {
   }
   // A report that was asked for and not written: the run did not do its job.
   std::fflush(human);
-  for (const std::string& m : failed.messages) print_error(m);
+  // Code 501 (DUMP_FAILED) names the failure; it is an error of the run
+  // (exit status 2, an unusable command line), not a finding that would turn
+  // a correct operator's verdict into FAIL.
+  for (const std::string& m : failed.messages) print_error(m + " [ErrorCode: 501 DUMP_FAILED]");
   if (!failed.messages.empty()) status = 2;
   return status;
 }
