@@ -410,6 +410,7 @@ TEST(RaceLinks, ResultFindingsOnRacyBytesBecomeConsequences) {
       << f[1].details.back();
   for (int i : {2, 3, 4, 5}) EXPECT_EQ(f[i].consequence_of, 0u) << i;
   EXPECT_EQ(f[6].consequence_of, 7u);
+  EXPECT_GT(f[0].cause_id, 7u);  // not the id of a cause that was not kept
   EXPECT_EQ(sink.root_causes(), 1u);
   EXPECT_EQ(sink.consequences(), 2u);  // the one linked here and the one that came linked
 

@@ -42,7 +42,9 @@ void link_results_to_races(const Trace& t, FindingSink& sink) {
   std::vector<std::pair<u32, std::vector<Touched>>> races;  // finding index, bytes
   u32 next_id = 1;
   for (u32 i = 0; i < all.size(); ++i) {
-    next_id = std::max(next_id, all[i].cause_id + 1);
+    // Past every id in use, also those of causes counted but not kept (a
+    // kept 103 may name a 102 root beyond the cap).
+    next_id = std::max({next_id, all[i].cause_id + 1, all[i].consequence_of + 1});
     if (all[i].code == 302 && all[i].consequence_of == 0) races.emplace_back(i, touched_by(t, all[i]));
   }
   if (races.empty()) return;
