@@ -466,8 +466,7 @@ TEST(CliHtml, SeveralOperatorsGetAnIndexPage) {
   std::string index = (dir / "r.html").string();
   RunResult r = run_collcheck(fmt::format("check -q --html {} '{}/tests/cases/stlog/suite.log'", index, source_dir()));
   ASSERT_EQ(r.status, 1) << r.err;
-  std::ifstream in(index);
-  std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string page = slurp(index);
   EXPECT_NE(page.find("<title>"), std::string::npos);
   EXPECT_NE(page.find("22 operators: 8 PASS, 14 FAIL"), std::string::npos) << page;
   // Every row links to a page that exists; the FAIL rows come first.
@@ -491,8 +490,7 @@ TEST(CliHtml, SeveralOperatorsGetAnIndexPage) {
   RunResult single = run_collcheck(fmt::format("check -q --html {} '{}/examples/allgather2.jsonl'", one.string(),
                                                source_dir()));
   ASSERT_EQ(single.status, 0) << single.err;
-  std::ifstream in1(one);
-  std::string page1((std::istreambuf_iterator<char>(in1)), std::istreambuf_iterator<char>());
+  std::string page1 = slurp(one.string());
   EXPECT_EQ(page1.find("id=\"operators\""), std::string::npos);
   EXPECT_NE(page1.find("<canvas"), std::string::npos);
 }
