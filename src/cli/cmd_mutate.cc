@@ -1,15 +1,22 @@
 // `collcheck mutate`: write faulty variants of a trace (cli.md, algorithms.md §17).
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/msccl_tools.h"
 #include "export/jsonl.h"
-#include "mutate/mutants.h"
+#include "cli/disk_room.h"
+#include "cli/memory_guard.h"
+#include "mutate/mutant_stream.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/progress_line.h"
 
 namespace cc {
 
@@ -19,7 +26,8 @@ struct MutateArgs : InputArgs {
   std::string input, kind, output = ".";
   u64 seed = 1;
   u32 count = 1;
-  bool list = false;
+  bool list = false, progress = false, no_progress = false;
+  std::string max_memory;
 };
 
 std::string mutate_list_text() {
@@ -48,6 +56,53 @@ std::string stem(const std::string& input, const std::string& case_name) {
   return dot == std::string::npos || dot == 0 ? s : s.substr(0, dot);
 }
 
+// Writes each mutant as it comes: to FILE.part, renamed when whole (an
+// interrupted run leaves no truncated mutant under a mutant's name), then
+// one line on standard output, with a progress line on standard error.
+struct MutantWriter {
+  std::string dir, stem;
+  std::size_t total = 0;
+  ProgressLine line;
+  std::size_t written = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  bool shared_screen = isatty(1) != 0;  // stdout's lines would land on the progress line
+
+  MutantWriter(std::string d, std::string s, std::size_t n, bool progress)
+      : dir(std::move(d)), stem(std::move(s)), total(n), line(progress) {}
+
+  Status write(const mutate::Mutant& m) {
+    const mutate::FaultInfo& f = mutate::fault_info(m.kind);
+    std::string path = (std::filesystem::path(dir) / fmt::format("{}.{}.{}.jsonl", stem, f.name, m.site_index)).string();
+    CC_TRY(write_jsonl_file(m.trace, path + ".part"));
+    std::error_code ec;
+    std::filesystem::rename(path + ".part", path, ec);
+    if (ec) return Error{fmt::format("cannot write {}: {}", path, ec.message())};
+    ++written;
+    if (shared_screen) line.clear();
+    std::printf("%s: %s | %s\n", path.c_str(), m.what.c_str(), m.label.text.c_str());
+    if (shared_screen) std::fflush(stdout);
+    if (written == 1) CC_TRY(room_for_the_rest(path));
+    if (line.enabled() && (shared_screen || line.due())) line.draw(progress_text());
+    return {};
+  }
+
+  Status room_for_the_rest(const std::string& first) const {
+    std::error_code ec;
+    u64 size = std::filesystem::file_size(first, ec);
+    if (ec) return {};
+    std::filesystem::space_info sp = std::filesystem::space(dir, ec);
+    if (ec) return {};
+    return room_for_files(size, total - written, sp.available, dir, "mutants");
+  }
+
+  std::string progress_text() const {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string text = fmt::format("collcheck mutate: {}/{} mutants", written, total);
+    if (written < total && s > 0) text += ", ETA " + progress_duration(s / written * (total - written));
+    return text;
+  }
+};
+
 int run_mutate(const MutateArgs& a) {
   if (a.list) {
     std::string s = mutate_list_text() + "\n" + msccl_mutate_list_text();
@@ -61,6 +116,11 @@ int run_mutate(const MutateArgs& a) {
   InputOptions lo;
   ExpandOptions expand;
   if (!load_options(a, lo, expand)) return 2;
+  if (!a.max_memory.empty()) {
+    Result<u64> limit = parse_memory_size(a.max_memory);
+    if (!limit) return print_error(limit.error().message), 2;
+    start_memory_guard(*limit, a.max_memory);
+  }
   InputFormat format = lo.format != InputFormat::Unknown ? lo.format : detect_format(a.input, false);
   if (format == InputFormat::Msccl) {  // mutants as MSCCL XML
     msccl::Options mo;
@@ -88,25 +148,22 @@ int run_mutate(const MutateArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(a.output, ec);
   if (ec) return print_error(fmt::format("cannot create {}: {}", a.output, ec.message())), 2;
-  u32 written = 0;
-  for (mutate::FaultKind k : kinds) {
-    auto mutants = mutate::make_mutants(t, k, a.seed, a.count);
-    if (!mutants) return print_error(mutants.error().message), 2;
-    const mutate::FaultInfo& f = mutate::fault_info(k);
-    if (mutants->empty() && kinds.size() == 1) {
-      print_error(fmt::format("{}: no place to apply {} ({})", a.input, f.name, f.what));
-      return 2;
-    }
-    for (const mutate::Mutant& m : *mutants) {
-      std::string path = (std::filesystem::path(a.output) /
-                          fmt::format("{}.{}.{}.jsonl", stem(a.input, cases->front().name), f.name, m.site_index))
-                             .string();
-      if (Status st = write_jsonl_file(m.trace, path); !st) return print_error(st.message()), 2;
-      std::printf("%s: %s | %s\n", path.c_str(), m.what.c_str(), m.label.text.c_str());
-      ++written;
-    }
+  std::vector<mutate::MutantJob> jobs = mutate::plan_mutants(t, kinds, a.seed, a.count);
+  if (jobs.empty() && kinds.size() == 1) {
+    const mutate::FaultInfo& f = mutate::fault_info(kinds[0]);
+    print_error(fmt::format("{}: no place to apply {} ({})", a.input, f.name, f.what));
+    return 2;
   }
-  if (written == 0) std::printf("no mutant: no kind applies to %s\n", a.input.c_str());
+  if (jobs.empty()) {
+    std::printf("no mutant: no kind applies to %s\n", a.input.c_str());
+    return 0;
+  }
+  MutantWriter w{a.output, stem(a.input, cases->front().name), jobs.size(),
+                 a.progress ? true : a.no_progress ? false : isatty(2) != 0};
+  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  Status st = mutate::stream_mutants(t, jobs, threads, [&](mutate::Mutant&& m) { return w.write(m); });
+  w.line.clear();
+  if (!st) return print_error(st.message()), 2;
   return 0;
 }
 
@@ -122,6 +179,9 @@ CommandRun add_mutate_command(CLI::App& app) {
   c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)")
       ->check(whole_number(0, ~u32{0}));
   c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
+  c->add_flag("--progress", a->progress, "draw a progress line on standard error (default: on a terminal)");
+  c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
+  c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
   add_input_options(c, *a);  // --case: of inputs with several operators, the one to mutate
   return [a] { return run_mutate(*a); };
 }

@@ -69,20 +69,34 @@ std::string code_list(const std::vector<u16>& codes) {
 
 }  // namespace
 
+std::vector<MutantJob> plan_mutants(const Trace& t, const std::vector<FaultKind>& kinds, u64 seed, u32 count) {
+  std::vector<MutantJob> jobs;
+  for (FaultKind k : kinds) {
+    std::vector<Site> sites = fault_sites(t, k);
+    for (u32 i : choose_sites(static_cast<u32>(sites.size()), seed, count)) jobs.push_back({k, sites[i], i});
+  }
+  return jobs;
+}
+
+Result<Mutant> make_mutant(const Trace& t, const MutantJob& job) {
+  const FaultInfo& f = fault_info(job.kind);
+  Result<Applied> a = apply_fault(t, job.kind, job.site);
+  if (!a) return a.error();
+  Mutant m{std::move(a->trace), job.kind, job.site, job.site_index, std::move(a->what), {}};
+  m.label = label_mutant(m.trace, job.kind);
+  m.trace.name = fmt::format("{}{}mutant {}{}: {} | must catch: {} | outcome: {}", t.name,
+                             t.name.empty() ? "" : " | ", f.name,
+                             f.table.empty() ? "" : fmt::format(" ({})", f.table), m.what, code_list(f.codes),
+                             m.label.text);
+  return m;
+}
+
 Result<std::vector<Mutant>> make_mutants(const Trace& t, FaultKind k, u64 seed, u32 count) {
-  const FaultInfo& f = fault_info(k);
   std::vector<Mutant> out;
-  std::vector<Site> sites = fault_sites(t, k);
-  for (u32 i : choose_sites(static_cast<u32>(sites.size()), seed, count)) {
-    Result<Applied> a = apply_fault(t, k, sites[i]);
-    if (!a) return a.error();
-    Mutant m{std::move(a->trace), k, sites[i], i, std::move(a->what), {}};
-    m.label = label_mutant(m.trace, k);
-    m.trace.name = fmt::format("{}{}mutant {}{}: {} | must catch: {} | outcome: {}", t.name,
-                               t.name.empty() ? "" : " | ", f.name,
-                               f.table.empty() ? "" : fmt::format(" ({})", f.table), m.what, code_list(f.codes),
-                               m.label.text);
-    out.push_back(std::move(m));
+  for (const MutantJob& job : plan_mutants(t, {k}, seed, count)) {
+    Result<Mutant> m = make_mutant(t, job);
+    if (!m) return m.error();
+    out.push_back(std::move(*m));
   }
   return out;
 }

@@ -36,6 +36,21 @@ MutantLabel label_results(const std::vector<CheckResult>& results, const std::ve
 // Runs every stage on a mutant and labels it for kind `k`.
 MutantLabel label_mutant(const Trace& mutant, FaultKind k, const CheckOptions& options = {});
 
+// One mutant to make: its kind, its site, and the site's position among
+// every site of the kind in the trace (what the mutant's file is named by).
+struct MutantJob {
+  FaultKind kind;
+  Site site;
+  u32 site_index = 0;
+};
+
+// The mutants `kinds` give in `t`: for each kind in turn, up to `count` of
+// its sites chosen by `seed` (count 0: every site), in site order.
+std::vector<MutantJob> plan_mutants(const Trace& t, const std::vector<FaultKind>& kinds, u64 seed, u32 count);
+
+// The mutant of one job, applied and labelled.
+Result<Mutant> make_mutant(const Trace& t, const MutantJob& job);
+
 // Up to `count` mutants of kind `k` at distinct sites chosen by `seed`
 // (count 0: every site), in site order.
 Result<std::vector<Mutant>> make_mutants(const Trace& t, FaultKind k, u64 seed, u32 count);

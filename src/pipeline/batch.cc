@@ -1,7 +1,6 @@
 #include "pipeline/batch.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +9,8 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+
+#include "pipeline/progress_line.h"
 
 namespace cc {
 
@@ -47,7 +48,8 @@ class Pool {
   Pool(const std::vector<std::string>& files, const InputOptions& load, const ExpandOptions& expand,
        const BatchOptions& opt,
        const CaseChecker& check)
-      : files_(files), load_(load), expand_(expand), opt_(opt), check_(check), state_(files.size()) {
+      : files_(files), load_(load), expand_(expand), opt_(opt), check_(check), state_(files.size()),
+        line_(opt.progress) {
     for (std::size_t i = 0; i < files.size(); ++i) loads_.push_back(i);
   }
 
@@ -157,25 +159,18 @@ class Pool {
 
   // At most five times a second, and only ever on standard error.
   void draw_progress() {
-    auto now = Clock::now();
-    if (drawn_ && now - last_draw_ < std::chrono::milliseconds(200)) return;
-    drawn_ = true;
-    last_draw_ = now;
+    if (!line_.due()) return;
     double s = std::chrono::duration<double>(Clock::now() - start_).count();
     std::string line = fmt::format("collcheck: {}/{} inputs, {} operators, {:.3g} tasks/s", files_done_,
                                    files_.size(), cases_done_, s > 0 ? tasks_done_ / s : 0.0);
     if (files_done_ > 0 && files_done_ < files_.size()) {
       double eta = s / files_done_ * (files_.size() - files_done_);
-      line += fmt::format(", ETA {}:{:02}", static_cast<int>(eta) / 60, static_cast<int>(eta) % 60);
+      line += ", ETA " + progress_duration(eta);
     }
-    std::fprintf(stderr, "\r%s\033[K", line.c_str());
-    std::fflush(stderr);
+    line_.draw(line);
   }
 
-  void clear_progress() {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
+  void clear_progress() { line_.clear(); }
 
   const std::vector<std::string>& files_;
   const InputOptions& load_;
@@ -190,8 +185,8 @@ class Pool {
   bool stop_ = false;
   std::size_t files_done_ = 0, cases_done_ = 0;
   u64 tasks_done_ = 0;
-  Clock::time_point start_, last_draw_;
-  bool drawn_ = false;
+  Clock::time_point start_;
+  ProgressLine line_;
 };
 
 }  // namespace
