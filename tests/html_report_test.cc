@@ -180,6 +180,16 @@ TEST(HtmlReport, LargePassingTraceShowsTheBeginning) {
   EXPECT_EQ(p.data["tasks"]["col"].get_array().size(), 50u);
 }
 
+// The README promises the neighbourhood "above 200 000 tasks": the number
+// it names is the page's default budget.
+TEST(HtmlReport, TheReadmesTaskBudgetIsTheDefault) {
+  std::string readme = slurp(source_dir() + "/README.md");
+  std::size_t at = readme.find("Above 200 000");
+  ASSERT_NE(at, std::string::npos) << "README no longer names the HTML report's task budget";
+  EXPECT_NE(readme.find("neighbourhood of the findings", at), std::string::npos);
+  EXPECT_EQ(HtmlOptions{}.max_tasks, 200000u);
+}
+
 TEST(HtmlReport, DeadlockedTasksAfterTheExecutedOnes) {
   Page p;
   make_page(p, header(R"({"type":"AllGather","ranks":2,"dataType":"INT8","count":64})") +
