@@ -375,5 +375,37 @@ TEST(CcuSingleTask, BatchOverlapRulesAgainstBruteForce) {
   EXPECT_LT(found, 500u);
 }
 
+// A merged loop of thousands of copies through one MS slot (each
+// iteration's slot reuses the last one's): no 202, and one group that reads
+// and writes overlapping, different slices of its slot is still found.
+// The slot's slices used to stay active together in the sorted sweep and be
+// compared with each other, k²/2 comparisons.
+TEST(CcuSingleTask, ManyGroupsThroughOneSlot) {
+  for (bool broken : {false, true}) {
+    Op op;
+    op.type = OpType::AllGather;
+    op.ranks = 1;
+    op.data_type = DataType::INT8;
+    op.count = 1 << 21;
+    TraceBuilder b(op);
+    b.declare("MS", u64{16} * kCcuMsSlotBytes);
+    const u32 groups = 20000;
+    std::vector<std::pair<Slice, Slice>> pairs;
+    for (u32 g = 0; g < groups; ++g) {
+      pairs.emplace_back(b.slice(0, "INPUT", g * 64, 64), b.slice(0, "MS", 0, 64));
+      pairs.emplace_back(b.slice(0, "MS", 0, 64), b.slice(0, "OUTPUT", g * 64, 64));
+    }
+    // One batch of groups of one copy each; the broken group reads its slot
+    // at an offset while writing the slot: its own slices overlap.
+    if (broken) pairs[2 * 777].first = b.slice(0, "MS", 32, 64);
+    u32 id = b.batch_copy(0, 0, pairs);
+    b.trace().tasks[id].flags |= kTaskCcu;
+    Trace t = b.finish();
+    FindingSink sink(20);
+    check_single_tasks(t, sink);
+    EXPECT_EQ(sink.has(202), broken);
+  }
+}
+
 }  // namespace
 }  // namespace cc

@@ -157,25 +157,47 @@ bool find_overlap_sorted(const Trace& t, const Task& k, BufId ms, u32& a, u32& b
     u32 slice, group;
     bool dst;
   };
+  bool ccu = k.flags & kTaskCcu;
+  // In a CCU batch an MS slice meets only the MS slices of its own group
+  // (the iterations reuse the slots), so MS slices are checked group by
+  // group here and kept out of the sweep: a loop of thousands of copies
+  // through one slot would otherwise keep every one of them active at once
+  // and compare them all with each other.
   std::vector<Entry> e;
+  std::vector<u32> own_ms;
   for (u32 gi = 0; gi < k.group_count; ++gi) {
     const Group& g = t.group(k, gi);
-    for (u32 i = 0; i < g.src_count; ++i)
-      if (t.slices[g.first_src + i].len) e.push_back({g.first_src + i, gi, false});
-    if (t.slices[g.dst].len) e.push_back({g.dst, gi, true});
+    own_ms.clear();
+    for (u32 i = 0; i < g.src_count; ++i) {
+      u32 s = g.first_src + i;
+      if (!t.slices[s].len) continue;
+      if (ccu && t.slices[s].buf == ms) own_ms.push_back(s);
+      else e.push_back({s, gi, false});
+    }
+    if (!t.slices[g.dst].len) continue;
+    if (!ccu || t.slices[g.dst].buf != ms) {
+      e.push_back({g.dst, gi, true});
+      continue;
+    }
+    const Slice& d = t.slices[g.dst];
+    for (u32 s : own_ms) {
+      const Slice& x = t.slices[s];
+      if (overlap(x, d) && !(x.offset == d.offset && x.len == d.len)) {
+        a = s, b = g.dst;
+        return true;
+      }
+    }
   }
   auto key = [&](const Entry& x) {
     const Slice& s = t.slices[x.slice];
     return std::make_tuple(s.rank, s.buf, s.offset);
   };
   std::sort(e.begin(), e.end(), [&](const Entry& x, const Entry& y) { return key(x) < key(y); });
-  bool ccu = k.flags & kTaskCcu;
   // Whether x and y (overlapping) break a rule, and which slice comes first.
   auto breaks = [&](const Entry& x, const Entry& y) {
     if (!x.dst && !y.dst) return false;
     const Slice& sx = t.slices[x.slice];
     const Slice& sy = t.slices[y.slice];
-    if (ccu && x.group != y.group && sx.buf == ms) return false;  // reused MS slots
     if (x.dst && y.dst) {
       if (x.group == y.group) return false;
       a = x.group < y.group ? x.slice : y.slice;
