@@ -440,6 +440,11 @@ TEST(HtmlReportBrowser, RanksFilteredAndCollapsed) {
   dom = dump_dom(browser, "file://" + html + "#collapse=2,3&search=2/0/1", profile);
   EXPECT_EQ(body_attr(dom, "data-selected"), "2/0/1");
   EXPECT_EQ(body_attr(dom, "data-collapsed"), "3") << "selecting a task opens its rank";
+  dom = dump_dom(browser, "file://" + html + "#ranks=0-1&search=3/0/1", profile);
+  EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
+  EXPECT_EQ(body_attr(dom, "data-selected"), "3/0/1");
+  EXPECT_EQ(body_attr(dom, "data-slots"), "3") << "a task searched for shows its rank";
+  EXPECT_EQ(body_attr(dom, "data-rank-filter"), "0-1,3");
 }
 
 // AIV launches (docs/AIV_MODE.md): a row per block and pipe of each launch,

@@ -587,9 +587,11 @@
   // the buffer and addresses they (or the finding's ranges) touch.
   function reveal(tasks, ranges) {
     if (!tasks.length && !ranges.length) return;
-    // A task in a collapsed rank opens that rank (a filtered-out one stays out).
+    // A task asked for is shown: its rank joins the rank filter if it was
+    // filtered out (the box then says so), and a collapsed rank opens.
     tasks.forEach(function (i) {
       const rk = rows[laneOf[i]].rank;
+      if (rankFilter && !rankFilter.has(rk)) showRank(rk);
       if (slotOf[laneOf[i]] < 0 && collapsed.has(rk)) toggleRank(rk);
     });
     if (tasks.length) {
@@ -736,12 +738,31 @@
     rankMsg.textContent = set === undefined ? 'ranks: e.g. 0-3,8' : '';
     if (set === undefined) return;
     rankFilter = set;
+    body.dataset.rankFilter = set ? ranksText(set) : '';
     buildSlots(); reflectRanks(); layout();
   }
   rankBox.addEventListener('keydown', function (e) {
     if (e.key === 'Enter') { e.preventDefault(); applyRankFilter(rankBox.value); }
   });
   rankBox.addEventListener('change', function () { applyRankFilter(rankBox.value); });
+  // "0-3,8" of a set of ranks: the filter box's own notation.
+  function ranksText(set) {
+    const v = Array.from(set).sort(function (a, b) { return a - b; });
+    const parts = [];
+    for (let k = 0; k < v.length; k++) {
+      let e = k;
+      while (e + 1 < v.length && v[e + 1] === v[e] + 1) e++;
+      parts.push(e > k ? v[k] + '-' + v[e] : String(v[k]));
+      k = e;
+    }
+    return parts.join(',');
+  }
+  function showRank(rank) {
+    rankFilter.add(rank);
+    rankBox.value = ranksText(rankFilter);
+    body.dataset.rankFilter = rankBox.value;
+    buildSlots(); reflectRanks(); layout();
+  }
   function toggleRank(rank) {
     if (collapsed.has(rank)) collapsed.delete(rank); else collapsed.add(rank);
     buildSlots(); reflectRanks(); layout();
