@@ -55,13 +55,6 @@ struct GoldenCase {
   std::string args;
 };
 
-std::string read_all(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // The value after `key=` in `spec`, up to the next space ("" if absent).
 std::string field(const std::string& spec, const std::string& key) {
   std::size_t at = spec.find(" " + key + "=");
@@ -142,8 +135,8 @@ std::vector<GoldenCase> discover() {
     GoldenCase c;
     c.path = p;
     std::string sidecar = p + ".expect";
-    bool ok = fs::exists(sidecar) ? parse_expect(read_all(sidecar), c)
-                                  : parse_expect(read_all(p).substr(0, 1 << 16), c);
+    bool ok = fs::exists(sidecar) ? parse_expect(slurp(sidecar), c)
+                                  : parse_expect(slurp(p).substr(0, 1 << 16), c);
     if (!ok) c.exit = -2;  // a case without an expectation is itself a failure
     cases.push_back(c);
   }
@@ -267,7 +260,7 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
     tasks = std::max<u64>(tasks, u64(input["stats"]["tasks"]));
   if (tasks > kMaxRenderedTasks)
     GTEST_SKIP() << tasks << " tasks: too large for Graphviz's layout in a test's time";
-  bool any_task = read_all(json).find("\"tasks\":[{") != std::string::npos;
+  bool any_task = slurp(json).find("\"tasks\":[{") != std::string::npos;
   // An input of several operators (an ST log) has a graph per operator;
   // only those with findings that name tasks have highlights.
   int graphs = 0, highlighted = 0;
@@ -276,9 +269,9 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
     ++graphs;
     std::string svg = e.path().string() + ".svg";
     EXPECT_EQ(run_shell(fmt::format("'{}' -Tsvg '{}' -o '{}' 2>'{}.err'", dot, e.path().string(), svg, svg)), 0)
-        << e.path() << ": " << read_all(svg + ".err");
+        << e.path() << ": " << slurp(svg + ".err");
     EXPECT_GT(fs::file_size(svg), 100u);
-    highlighted += read_all(e.path().string()).find("penwidth=3") != std::string::npos;
+    highlighted += slurp(e.path().string()).find("penwidth=3") != std::string::npos;
   }
   EXPECT_GE(graphs, 1);
   if (any_task) {

@@ -20,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // The JSON between <script type="application/json" id="cc-data"> and </script>.
 std::string embedded_data(const std::string& page) {
   std::string open = "<script type=\"application/json\" id=\"cc-data\">";
@@ -230,7 +223,7 @@ std::string dump_dom(const std::string& browser, const std::string& url, const s
       "--user-data-dir='{}' --window-size=1400,900 --dump-dom '{}' >'{}' 2>/dev/null",
       browser, profile, url, out));
   EXPECT_EQ(rc, 0) << "chromium failed on " << url;
-  return read_all(out);
+  return slurp(out);
 }
 
 std::string body_attr(const std::string& dom, const std::string& name) {
@@ -456,7 +449,7 @@ TEST(HtmlReport, AivLanesUnderTheirHostStream) {
   ASSERT_EQ(r.status, 1) << r.out << r.err;
   simdjson::dom::parser parser;
   simdjson::dom::element data;
-  ASSERT_EQ(parser.parse(embedded_data(read_all(html))).get(data), simdjson::SUCCESS);
+  ASSERT_EQ(parser.parse(embedded_data(slurp(html))).get(data), simdjson::SUCCESS);
   u32 launches = 0;
   for (auto l : data["lanes"].get_array())
     if (l.get_array().size() == 4) {

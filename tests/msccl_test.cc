@@ -80,13 +80,6 @@ Folded fold(std::vector<msccl::Step> steps) {
   return out;
 }
 
-std::string read_file(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 // Error codes (and named-warning tags) of every case of an MSCCL text.
 std::set<std::string> outcome(const std::string& xml, const msccl::Options& o = {}) {
   Result<std::vector<MscclCase>> cases = read_msccl_string(xml, "t.xml", o);
@@ -240,7 +233,7 @@ TEST(MscclReader, RecognisesTheFirstElement) {
 }
 
 TEST(MscclReader, ReadsEveryAttributeWithItsLine) {
-  std::string xml = read_file(source_dir() + "/tests/cases/msccl/ex1_ring_allgather_4.xml");
+  std::string xml = slurp(source_dir() + "/tests/cases/msccl/ex1_ring_allgather_4.xml");
   Result<msccl::Program> p = read_msccl_program_string(xml, "ex1.xml");
   ASSERT_TRUE(p.ok()) << p.error().message;
   const msccl::Program& g = p.value();
@@ -319,7 +312,7 @@ TEST(MscclReader, CompressedFilesAreReadAsAStream) {
 // ---------------------------------------------------------------- execution model (§7)
 
 TEST(MscclExecution, CallsPerStepFollowMaxBytes) {
-  std::string xml = read_file(source_dir() + "/tests/cases/msccl/ex1_ring_allgather_4.xml");
+  std::string xml = slurp(source_dir() + "/tests/cases/msccl/ex1_ring_allgather_4.xml");
   Result<msccl::Program> p = read_msccl_program_string(xml, "t.xml");
   ASSERT_TRUE(p.ok());
   msccl::Program q = p.value();
@@ -343,7 +336,7 @@ TEST(MscclExecution, CallsPerStepFollowMaxBytes) {
 // calls per connection, none with three or more; and with M = 3 each step
 // is one call.
 TEST(MscclExecution, BoundedFifosDecideTheHang) {
-  std::string xml = read_file(source_dir() + "/tests/cases/msccl/102_fifo_full_Simple.xml");
+  std::string xml = slurp(source_dir() + "/tests/cases/msccl/102_fifo_full_Simple.xml");
   EXPECT_TRUE(outcome(xml).count("102"));
   msccl::Options o;
   o.fifo_depth = 3;
@@ -441,7 +434,7 @@ TEST(MscclMapping, ChunkSizeAndIterationsDoNotChangeVerdicts) {
   for (const auto& e : fs::directory_iterator(source_dir() + "/tests/cases/msccl")) {
     std::string p = e.path().string();
     if (e.path().extension() != ".xml" || p.find("/bad_") != std::string::npos) continue;
-    std::string xml = read_file(p);
+    std::string xml = slurp(p);
     std::set<std::string> base = outcome(xml);
     for (auto [b, l] : {std::pair<u64, u32>{16, 1}, {1024, 3}, {64, 5}}) {
       msccl::Options o;
@@ -523,7 +516,7 @@ TEST(MscclCli, ConvertedTracesGiveTheSameFindings) {
     EXPECT_EQ(a.status, b.status) << p << "\n" << a.out << "\n" << b.out;
     auto codes = [](const std::string& json) {
       std::multiset<std::string> out;
-      std::string s = read_file(json);
+      std::string s = slurp(json);
       for (std::size_t at = s.find("\"counts\""); at != std::string::npos; at = s.find("\"counts\"", at + 1)) {
         std::size_t end = s.find(']', at);
         out.insert(s.substr(at, end - at));
@@ -563,7 +556,7 @@ TEST(MscclCli, MutateWritesMscclMutantsCheckedFromTheirFiles) {
     ASSERT_EQ(e.path().extension(), ".xml");
     ++files;
     // The label in the mutant's name is what checking the file gives.
-    std::string text = read_file(e.path().string());
+    std::string text = slurp(e.path().string());
     RunResult c = run_collcheck(fmt::format("check -q '{}'", e.path().string()));
     bool labelled_fail = text.find("outcome: FAIL") != std::string::npos;
     EXPECT_EQ(c.status, labelled_fail ? 1 : 0) << e.path() << c.out;
