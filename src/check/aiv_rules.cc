@@ -57,6 +57,12 @@ void aiv_task_problems(const Trace& t, u32 task, std::vector<std::string>& why) 
   }
 }
 
+bool aiv_task_valid(const Trace& t, u32 task) {
+  std::vector<std::string> why;
+  aiv_task_problems(t, task, why);
+  return why.empty();
+}
+
 void check_aiv_single(const Trace& t, FindingSink& out) {
   if (!t.aiv.expanded) return;
   // Flag cells (aiv.md §5, 201).

@@ -20,6 +20,9 @@ namespace cc {
 // Stage 2, the part of a task's problems only AIV copies and reduces have
 // (appended to `why`, as check_single_tasks gathers them).
 void aiv_task_problems(const Trace& trace, u32 task, std::vector<std::string>& why);
+// False when aiv_task_problems finds one: stage 5 then treats the task like
+// any task stage 2 rejects (its destination holds unknown data).
+bool aiv_task_valid(const Trace& trace, u32 task);
 // Stage 2: flag cells and the snapshot-wide warnings.
 void check_aiv_single(const Trace& trace, FindingSink& out);
 // Stage 3.

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "check/aiv_rules.h"
 #include "check/semantic/memory.h"
 #include "check/semantic/final.h"
 #include "model/describe.h"
@@ -31,7 +32,11 @@ class Simulator {
   void apply(u32 id) {
     const Task& k = t_.tasks[id];
     bool reduce = is_reduce_task(k.type);
-    bool follow = !(k.flags & kTaskSemanticUnchecked);
+    // An AIV copy or reduce stage 2 rejects for a reason only its snapshot
+    // knows (a UB or AIV_COMM slice past the snapshot's size, another
+    // rank's UB) has no defined effect either: like any 201 task, its
+    // destination becomes unknown instead of being written.
+    bool follow = !(k.flags & kTaskSemanticUnchecked) && (!(k.flags & kTaskAiv) || aiv_task_valid(t_, id));
     // A merged CCU loop keeps each pair's MS contents apart (ccu.md §9.6).
     bool pairs = ms_ != kNoBuf && (k.flags & kTaskCcu) &&
                  (k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE);

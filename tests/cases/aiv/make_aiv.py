@@ -363,13 +363,17 @@ def main():
           changed(ub_past))
 
     def ub_rank(s): lane(s[0], "mte2Tasks")[0]["payload"]["dstRank"] = 1
-    write("201_ub_other_rank.jsonl", "exit=1 codes=201",
-          "A UB slice naming rank 1 in rank 0's kernel.", changed(ub_rank))
+    write("201_ub_other_rank.jsonl", "exit=1 codes=201,902",
+          "A UB slice naming rank 1 in rank 0's kernel. Stage 5 does not apply the rejected copy: what\n"
+          "rank 0 stages through that UB slot is unknown, so its OUTPUT and the peer's are not judged (902).",
+          changed(ub_rank))
 
     def comm_past(s):
         lane(s[0], "mte2Tasks").insert(0, copy_(100, 0, MTE2, 0, sl(COMM, 68157440 - 4, 8), 0, sl(UB, 0x1000, 8)))
-    write("201_comm_bound.jsonl", "exit=1 codes=201,404",
-          "A copy out of AIV_COMM past aivCommInfoSize.", changed(comm_past))
+    write("201_comm_bound.jsonl", "exit=1 codes=201",
+          "A copy out of AIV_COMM past aivCommInfoSize. Stage 5 does not apply the rejected copy (no\n"
+          "404 for reading the empty AIV_COMM): its UB destination holds unknown data nobody reads.",
+          changed(comm_past))
 
     def flag_align(s):
         lane(s[0], "scalarTasks")[1]["payload"]["commInfoOffset"] = READY(0) + 4
