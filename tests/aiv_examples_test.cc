@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "aiv_test_util.h"
 #include "graph/graph.h"
 #include "model/describe.h"
@@ -139,6 +141,14 @@ TEST(AivExamples, Example2MissingWaitIsTwoRacesAndAWarning) {
     EXPECT_EQ(f.refs[1].aiv_pipe, "MTE3");
     EXPECT_EQ(f.refs[1].aiv_pos, i);
     EXPECT_EQ(f.refs[1].aiv_task_id, 3 + i);
+    // ... at the placeholder's host position, as the text names them
+    // (0/0/0:L0…), not the stream the expansion keeps the nodes in; the
+    // line is the snapshot's, in the checked file.
+    for (const TaskRef& r : f.refs) {
+      EXPECT_EQ(std::tie(r.rank, r.stream, r.index), std::make_tuple(0u, 0u, 0u));
+      EXPECT_EQ(r.line, 5u);
+      EXPECT_NE(r.file.find("example2_missing_wait.jsonl"), std::string::npos) << r.file;
+    }
   }
   // Stage 5 ran (m0_0 runs before t1_0 in the simulated order) and found the data right.
   bool semantic = false;

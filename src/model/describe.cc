@@ -119,8 +119,16 @@ void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref) {
     case AivNodeKind::SyncAll: ref.aiv_pipe = "SYNCALL"; break;
     default: ref.aiv_pipe = aiv_pipe_name(n.pipe); break;
   }
-  if (l->placeholder != kNone) ref.line = t.tasks[l->placeholder].line;
+  // The node is named by its placeholder's host position (0/0/3:L0.b1.S[2]):
+  // rank, stream and index are the placeholder's, as in the text report,
+  // not those of the stream the expansion keeps the launch's nodes in,
+  // which no input has.
+  if (l->placeholder != kNone) {
+    const Task& p = t.tasks[l->placeholder];
+    ref.rank = p.rank, ref.stream = p.stream, ref.index = p.index, ref.line = p.line;
+  }
   if (l->snapshot != kNone && t.aiv.snapshots[l->snapshot].line) ref.line = t.aiv.snapshots[l->snapshot].line;
+  if (ref.line && ref.file.empty()) ref.file = t.file;
 }
 
 std::string hex_range(u64 begin, u64 end) { return fmt::format("[{:#x},{:#x})", begin, end); }

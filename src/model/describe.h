@@ -38,7 +38,8 @@ const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index);
 // "rank0 L0.b0.S[2]" for an AIV node (its members for a merged one, aiv.md
 // §4.1), "rank0 L0.START"/"END" for the boundary nodes; task_position otherwise.
 std::string aiv_short_name(const Trace& t, u32 task);
-// The AIV part of a JSON report's task entry (aiv.md §4.1).
+// The AIV part of a JSON report's task entry (aiv.md §4.1); its rank,
+// stream and index become the placeholder's.
 void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref);
 
 // A RECORD/WAIT's key endpoints.
