@@ -124,6 +124,34 @@ TEST(Cli, ErrorPrecedenceAndJsonToStdout) {
   EXPECT_NE(j.err.find("PASS"), std::string::npos) << "the human report moves to stderr";
 }
 
+// A CCU mission's node is named in JSON and SARIF as in the text report:
+// its mission's place and line, and its position in the mission.
+TEST(Cli, CcuNodesNamedByTheirMissionInEveryReport) {
+  std::string file = source_dir() + "/tests/cases/ccu/drain_off.jsonl";
+  std::string sarif = temp_path("ccu_node.sarif");
+  RunResult j = run_collcheck("check --json - --sarif " + sarif + " " + file);
+  ASSERT_EQ(j.status, 1) << j.err;
+  EXPECT_NE(j.err.find("Earlier : 0/0/0:1 (" + file + ":9)"), std::string::npos) << j.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(j.out).get(doc), simdjson::SUCCESS);
+  bool seen = false;
+  for (auto f : doc["inputs"].at(0)["findings"].get_array()) {
+    if (int64_t(f["code"]) != 302) continue;
+    auto t = f["tasks"].at(0);
+    EXPECT_EQ(int64_t(t["rank"]), 0);
+    EXPECT_EQ(int64_t(t["stream"]), 0);
+    EXPECT_EQ(int64_t(t["index"]), 0);
+    EXPECT_EQ(int64_t(t["line"]), 9);
+    EXPECT_EQ(std::string_view(t["file"]), file);
+    EXPECT_EQ(int64_t(t["ccu"]["node"]), 1);
+    EXPECT_TRUE(f["tasks"].at(1)["ccu"].error()) << "a host task has no ccu entry";
+    seen = true;
+  }
+  EXPECT_TRUE(seen) << j.out;
+  EXPECT_NE(slurp(sarif).find("\"name\":\"0/0/0:1\""), std::string::npos);
+}
+
 TEST(Cli, StatsAndDot) {
   std::string ok = source_dir() + "/examples/allgather2.jsonl";
   RunResult s = run_collcheck("stats " + ok);

@@ -131,6 +131,16 @@ void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref) {
   if (ref.line && ref.file.empty()) ref.file = t.file;
 }
 
+void ccu_task_ref(const Trace& t, u32 task, TaskRef& ref) {
+  u32 seq = 0;
+  const CcuMission* m = ccu_mission_of(t, task, &seq);
+  if (!m || m->placeholder == kNone) return;
+  const Task& p = t.tasks[m->placeholder];
+  ref.rank = p.rank, ref.stream = p.stream, ref.index = p.index, ref.line = p.line;
+  ref.file = p.line ? t.file : std::string();
+  ref.ccu_node = seq;
+}
+
 std::string hex_range(u64 begin, u64 end) { return fmt::format("[{:#x},{:#x})", begin, end); }
 
 std::string describe_slice(const Trace& t, const Slice& s) {

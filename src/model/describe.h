@@ -41,6 +41,10 @@ std::string aiv_short_name(const Trace& t, u32 task);
 // The AIV part of a JSON report's task entry (aiv.md §4.1); its rank,
 // stream and index become the placeholder's.
 void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref);
+// The CCU part of a report's task entry: a mission's node is named by its
+// mission's placeholder (rank, stream, index, line) and its position in
+// the mission, as the text report names it.
+void ccu_task_ref(const Trace& t, u32 task, TaskRef& ref);
 
 // A RECORD/WAIT's key endpoints.
 inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer; }

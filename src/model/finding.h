@@ -38,6 +38,9 @@ struct TaskRef {
   std::string aiv_pipe;
   u64 aiv_launch = 0;
   u32 aiv_block = 0, aiv_pos = 0, aiv_task_id = kNone;
+  // A node of a CCU mission's expansion: its position in the mission
+  // ("0/0/3:7" names node 7 of the mission placed at 0/0/3); kNone: not one.
+  u32 ccu_node = kNone;
 };
 
 // The bytes a finding is about, where it names one range (a race's first

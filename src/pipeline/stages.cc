@@ -35,6 +35,7 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
       if (k.line) ref.file = trace.file;
       f.refs.push_back(ref);
       if (k.flags & kTaskAiv) aiv_task_ref(trace, id, f.refs.back());
+      if (k.flags & kTaskCcu) ccu_task_ref(trace, id, f.refs.back());
       if (f.code == 0) continue;  // a named warning carries its own explanation
       for (const auto& [task, note] : trace.task_notes)
         if (task == id) f.details.push_back("Note : " + note);

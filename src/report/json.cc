@@ -30,6 +30,7 @@ void append_finding(std::string& out, const Finding& f) {
     out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"line\":{}", i ? "," : "", t.rank, t.stream,
                        t.index, t.line);
     if (!t.file.empty()) out += ",\"file\":" + json_quote(t.file);
+    if (t.ccu_node != kNone) out += fmt::format(",\"ccu\":{{\"node\":{}}}", t.ccu_node);
     if (!t.aiv_pipe.empty()) {
       out += fmt::format(",\"aiv\":{{\"launch\":{},\"block\":{},\"pipe\":\"{}\",\"pos\":{}", t.aiv_launch,
                          t.aiv_block, t.aiv_pipe, t.aiv_pos);

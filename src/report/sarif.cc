@@ -57,6 +57,7 @@ std::string rule_json(const Rule& r) {
 std::string task_name(const TaskRef& t) {
   std::string s = fmt::format("{}/{}/{}", t.rank, t.stream, t.index);
   if (!t.aiv_pipe.empty()) s += fmt::format(":L{}.b{}.{}[{}]", t.aiv_launch, t.aiv_block, t.aiv_pipe, t.aiv_pos);
+  if (t.ccu_node != kNone) s += fmt::format(":{}", t.ccu_node);
   return s;
 }
 
