@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 
 namespace cc {
@@ -90,6 +91,14 @@ Status ByteSource::open(const std::string& name) {
     zstd_ = ZSTD_createDCtx();
     zin_.resize(ZSTD_DStreamInSize());
   }
+  return {};
+}
+
+Status ByteSource::seek(u64 offset) {
+  if (!f_ || kind_ != Kind::Plain) return Error{"cannot seek in this input"};
+  if (offset > static_cast<u64>(std::numeric_limits<off_t>::max()) ||
+      ::fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0)
+    return Error{std::strerror(errno ? errno : EINVAL)};
   return {};
 }
 

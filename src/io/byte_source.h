@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/result.h"
+#include "model/types.h"
 
 namespace cc {
 
@@ -22,6 +23,8 @@ class ByteSource {
 
   // Opens `path`; fails with why it cannot.
   Status open(const std::string& path);
+  // Moves an uncompressed file opened by open() to byte `offset`.
+  Status seek(u64 offset);
   // Reads an already open, uncompressed stream (not closed here).
   void attach(std::FILE* f);
 

@@ -14,6 +14,14 @@ LineReader::~LineReader() = default;
 
 Status LineReader::open(const std::string& path) { return src_.open(path); }
 
+Status LineReader::open_at(const std::string& path, u64 offset) {
+  CC_TRY(src_.open(path));
+  if (src_.kind() != ByteSource::Kind::Plain) return Error{"a compressed file cannot be read from an offset"};
+  CC_TRY(src_.seek(offset));
+  base_ = offset;
+  return {};
+}
+
 void LineReader::attach(std::FILE* f) { src_.attach(f); }
 
 void LineReader::attach_memory(std::string_view text) {
@@ -31,6 +39,7 @@ bool LineReader::fill() {
   if (eof_ || !src_.is_open()) return false;
   if (begin_ > 0) {
     std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
+    base_ += begin_;
     end_ -= begin_;
     begin_ = 0;
   }

@@ -26,6 +26,10 @@ class LineReader {
 
   // Opens `path` (plain, gzip or zstd); returns an error text ("" on success).
   Status open(const std::string& path);
+  // Opens the uncompressed file `path` and starts reading at byte `offset`
+  // (a part of the file read by one of several threads); fails on a gzip
+  // or zstd file, whose bytes cannot be reached by seeking.
+  Status open_at(const std::string& path, u64 offset);
   // Reads from an already open stream (not closed by the reader).
   void attach(std::FILE* f);
   // Reads from a copy of `text`.
@@ -37,6 +41,11 @@ class LineReader {
   // 1-based number of the line last returned.
   u64 line_number() const { return line_no_; }
   const std::string& error() const { return error_; }
+  // Byte offset in the input of the first byte not yet returned: just past
+  // the end-of-line of the line last returned.
+  u64 position() const { return base_ + begin_; }
+  // Whether the input is read as it is stored (not decompressed).
+  bool plain() const { return src_.kind() == ByteSource::Kind::Plain; }
 
  private:
   bool fill();
@@ -48,6 +57,7 @@ class LineReader {
   std::size_t cap_ = 0;
   std::size_t begin_ = 0;  // start of unread data in buf_
   std::size_t end_ = 0;    // end of valid data in buf_
+  u64 base_ = 0;           // input offset of buf_[0]
   u64 line_no_ = 0;
   std::string error_;
 };

@@ -104,7 +104,7 @@ Result<std::vector<LoadedCase>> read_file(const std::string& path, const InputOp
   std::vector<LoadedCase> cases;
   switch (f) {
     case InputFormat::Jsonl: {
-      Result<ReadTrace> r = read_jsonl_file(path);
+      Result<ReadTrace> r = read_jsonl_file(path, opt.threads);
       if (!r) return r.error();
       cases.push_back(loaded(path, std::move(r.value())));
       return cases;

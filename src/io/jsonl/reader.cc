@@ -11,6 +11,8 @@
 #include "io/aiv/lines.h"
 #include "io/jsonl/carried.h"
 #include "io/jsonl/ccu_lines.h"
+#include "io/jsonl/parallel_reader.h"
+#include "io/jsonl/parser.h"
 #include "io/line_reader.h"
 #include "io/trace_json.h"
 #include "model/describe.h"
@@ -40,71 +42,95 @@ std::string nearest_task_type(std::string_view typed, u64 version) {
   return near ? fmt::format(" (did you mean {}?)", *near) : std::string();
 }
 
-// Parses one trace file. Every failure is a message "FILE:LINE: ...".
-class JsonlParser {
- public:
-  explicit JsonlParser(const std::string& display) { out_.trace.file = display; }
+}  // namespace
 
-  Result<ReadTrace> run(LineReader& lines);
-  void reserve(std::size_t tasks) {
-    out_.trace.tasks.reserve(tasks);
-    out_.trace.groups.reserve(tasks / 2);
-    out_.trace.slices.reserve(tasks);
-  }
+namespace jsonl {
 
- private:
-  Status header(element e);
-  Status task(element e);
-  Status slice(element e, std::string_view what, u32& index);
-  Status group_srcs(element e, std::string_view what, Group& g);
-  Status data_groups(element e, Task& t, bool batch, bool reduce);
-  Status notify_names(element e);
-  Status inexact_notifies(element e);
-  Status finish_findings(const std::vector<u32>& new_id);
+using simdjson::dom::element;
 
-  ReadTrace out_;
-  std::vector<CarriedFinding> carried_;  // header "importFindings"
-  std::vector<CarriedFinding> notes_;    // header "taskNotes"
-  u64 line_ = 0;
-  u64 version_ = 0;
-  u32 header_line_ = 0;
-  std::string_view text_;  // the line being parsed
-  CcuLineState ccu_;
-};
+Finding unknown_type_finding(const Trace& t, std::string_view s, const Task& task, u64 version) {
+  return make_finding(
+      101, StageTag::GenGraph,
+      s == "CCU_GRAPH" || s == "AIV_GRAPH"
+          ? fmt::format("Task type {} on line {} needs trace format version 2 (this file is version "
+                        "{}): the record cannot become a node.",
+                        s, task.line, version)
+          : fmt::format("Unknown task type \"{}\"{} at {}:{}: the record cannot become a node.",
+                        s == "UNKNOWN" && task.tag ? t.tag_of(task) : s, nearest_task_type(s, version), t.file,
+                        task.line));
+}
 
-Result<ReadTrace> JsonlParser::run(LineReader& lines) {
+JsonlParser JsonlParser::part_of(const JsonlParser& header) {
+  const Trace& h = header.out_.trace;
+  JsonlParser p(h.file);
+  p.out_.trace.op = h.op;
+  p.out_.trace.buffers = h.buffers;
+  p.out_.trace.tags = h.tags;
+  p.version_ = header.version_;
+  p.header_line_ = header.header_line_;
+  p.part_ = true;
+  return p;
+}
+
+Status JsonlParser::parse_line(simdjson::dom::parser& parser, std::string_view text, bool header_line) {
+  if (line_ > 0xffffffffu) return Error{"more than 2^32 lines are not supported"};
+  element e;
+  text_ = text;
+  // In place (realloc_if_needed = false): LineReader leaves simdjson's
+  // padding readable after every line, so no line is copied.
+  auto err = parser.parse(text.data(), text.size(), false).get(e);
+  if (err == simdjson::NUMBER_ERROR) return Error{"invalid number (integers must be unsigned and fit in 64 bits)"};
+  if (err) return Error{fmt::format("invalid JSON: {}", simdjson::error_message(err))};
+  if (!e.is_object()) return Error{"a line must be a JSON object"};
+  return header_line ? header(e) : task(e);
+}
+
+Status JsonlParser::read_header(LineReader& lines) {
   simdjson::dom::parser parser;
-  bool have_header = false;
   std::string_view text;
-  Trace& t = out_.trace;
-  auto fail = [&](const std::string& what) {
-    return Error{fmt::format("{}:{}: {}", t.file, line_, what)};
-  };
+  const std::string& file = out_.trace.file;
   while (lines.next(text)) {
     line_ = lines.line_number();
     if (is_blank_or_comment(text)) continue;
-    if (line_ > 0xffffffffu) return fail("more than 2^32 lines are not supported");
-    element e;
-    text_ = text;
-    // In place (realloc_if_needed = false): LineReader leaves simdjson's
-    // padding readable after every line, so no line is copied.
-    auto err = parser.parse(text.data(), text.size(), false).get(e);
-    if (err == simdjson::NUMBER_ERROR)
-      return fail("invalid number (integers must be unsigned and fit in 64 bits)");
-    if (err) return fail(fmt::format("invalid JSON: {}", simdjson::error_message(err)));
-    if (!e.is_object()) return fail("a line must be a JSON object");
-    if (Status st = have_header ? task(e) : header(e); !st) return fail(st.message());
-    if (!have_header) header_line_ = static_cast<u32>(line_);
-    have_header = true;
+    if (Status st = parse_line(parser, text, true); !st) return Error{fmt::format("{}:{}: {}", file, line_, st.message())};
+    header_line_ = static_cast<u32>(line_);
+    return {};
   }
-  // A read error or an over-long line ends the loop like the end of the
-  // file does; only here can the two be told apart.
-  if (!lines.error().empty())
-    return Error{fmt::format("{}:{}: {}", t.file, lines.line_number() + 1, lines.error())};
-  if (!have_header) {
-    line_ = lines.line_number() == 0 ? 1 : lines.line_number();
-    return fail("no trace header (the file holds no JSON line)");
+  // A read error ends the loop like the end of the file does; only here
+  // can the two be told apart.
+  if (!lines.error().empty()) return Error{fmt::format("{}:{}: {}", file, lines.line_number() + 1, lines.error())};
+  line_ = lines.line_number() == 0 ? 1 : lines.line_number();
+  return Error{fmt::format("{}:{}: no trace header (the file holds no JSON line)", file, line_)};
+}
+
+bool JsonlParser::read_tasks(LineReader& lines, u64 end, u64 skipped) {
+  simdjson::dom::parser parser;
+  std::string_view text;
+  while (lines.position() < end && lines.next(text)) {
+    line_ = lines.line_number() - skipped;
+    if (is_blank_or_comment(text)) continue;
+    if (Status st = parse_line(parser, text, false); !st) {
+      error_ = {line_, st.message()};
+      return false;
+    }
+    if (stateful_) return true;
   }
+  lines_read_ = lines.line_number() - skipped;
+  if (!lines.error().empty()) {
+    error_ = {lines_read_ + 1, lines.error(), true};
+    return false;
+  }
+  return true;
+}
+
+Result<ReadTrace> JsonlParser::run(LineReader& lines) {
+  CC_TRY(read_header(lines));
+  if (!read_tasks(lines, ~u64{0}, 0)) return Error{fmt::format("{}:{}: {}", out_.trace.file, error_.line, error_.what)};
+  return finish();
+}
+
+Result<ReadTrace> JsonlParser::finish() {
+  Trace& t = out_.trace;
   u32 ccu_line = 0;
   if (Status st = finish_ccu_lines(t, ccu_, ccu_line); !st)
     return Error{fmt::format("{}:{}: {}", t.file, ccu_line, st.message())};
@@ -351,10 +377,18 @@ Status JsonlParser::task(element e) {
   Trace& t = out_.trace;
   if (ccu.is_valid()) {
     if (version_ < 2) return Error{"CCU data lines need trace format version 2"};
+    if (part_) {
+      stateful_ = true;
+      return {};
+    }
     return parse_ccu_line(e, t, ccu_, static_cast<u32>(line_));
   }
   if (aiv.is_valid()) {
     if (version_ < 2) return Error{"AIV snapshot lines need trace format version 2"};
+    if (part_) {
+      stateful_ = true;
+      return {};
+    }
     return aiv_io::parse_aiv_line(aiv, text_, as_object(e).size() == 1, t, static_cast<u32>(line_));
   }
   if (!rank.is_valid()) return Error{"task lacks \"rank\""};
@@ -395,16 +429,13 @@ Status JsonlParser::task(element e) {
     task.type = TaskType::UNKNOWN;
     if (!tag.is_valid() && s != "UNKNOWN") task.tag = t.intern_tag(s);  // the name as written
     t.tasks.push_back(task);
-    Finding f = make_finding(
-        101, StageTag::GenGraph,
-        s == "CCU_GRAPH" || s == "AIV_GRAPH"
-            ? fmt::format("Task type {} on line {} needs trace format version 2 (this file is version "
-                          "{}): the record cannot become a node.",
-                          s, line_, version_)
-            : fmt::format("Unknown task type \"{}\"{} at {}:{}: the record cannot become a node.",
-                          s == "UNKNOWN" && task.tag ? t.tag_of(task) : s, nearest_task_type(s, version_), t.file,
-                          line_));
-    f.tasks.push_back(static_cast<u32>(t.tasks.size() - 1));  // file order; run() renumbers
+    u32 index = static_cast<u32>(t.tasks.size() - 1);  // file order; finish() renumbers
+    if (part_) {
+      unknown_.emplace_back(index, std::string(s));  // its text needs the line in the file
+      return {};
+    }
+    Finding f = unknown_type_finding(t, s, task, version_);
+    f.tasks.push_back(index);
     out_.findings.push_back(std::move(f));
     return {};
   }
@@ -454,9 +485,17 @@ Status JsonlParser::task(element e) {
       break;
     }
     case TaskType::CCU_GRAPH:
+      if (part_) {
+        stateful_ = true;
+        return {};
+      }
       CC_TRY(parse_ccu_task(e, t, task));
       break;
     case TaskType::AIV_GRAPH:
+      if (part_) {
+        stateful_ = true;
+        return {};
+      }
       CC_TRY(aiv_io::parse_aiv_task(e, t, task));
       break;
     case TaskType::UNKNOWN:
@@ -466,7 +505,9 @@ Status JsonlParser::task(element e) {
   return {};
 }
 
-}  // namespace
+}  // namespace jsonl
+
+using jsonl::JsonlParser;
 
 Result<ReadTrace> read_jsonl_stream(std::FILE* f, const std::string& display) {
   LineReader lines;
@@ -475,7 +516,9 @@ Result<ReadTrace> read_jsonl_stream(std::FILE* f, const std::string& display) {
   return p.run(lines);
 }
 
-Result<ReadTrace> read_jsonl_file(const std::string& path) {
+Result<ReadTrace> read_jsonl_file(const std::string& path, unsigned threads) {
+  if (threads > 1)
+    if (std::optional<Result<ReadTrace>> r = read_jsonl_parallel(path, threads)) return std::move(*r);
   LineReader lines;
   if (Status st = lines.open(path); !st) return Error{fmt::format("{}: cannot open: {}", path, st.message())};
   JsonlParser p(path);
