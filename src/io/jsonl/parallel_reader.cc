@@ -31,6 +31,7 @@ struct Part {
   JsonlParser parser;
   u64 begin = 0, end = 0;
   bool last = false;  // reads to the end of the input, whatever its size now
+  u64 total = 0;      // bytes of all parts
   bool read_failed = false;  // open, seek or read: the sequential reader reports it
   bool done = false;
 };
@@ -54,14 +55,18 @@ void parse_part(const std::string& path, Part& part, bool first) {
     }
     skipped = 1;
   }
-  part.parser.reserve((part.end - part.begin) / 96);  // as read_jsonl_file does for the whole file
+  // As read_jsonl_file does for the whole file. The first part's arrays
+  // become the trace's (merge_part), so they are reserved for every part:
+  // pages reserved and never written cost nothing, and the later parts are
+  // appended without moving the first one.
+  part.parser.reserve(first ? part.total / 64 : (part.end - part.begin) / 96);
   u64 end = part.last ? ~u64{0} : part.end;
   if (!part.parser.read_tasks(lines, end, skipped) && part.parser.error().io) part.read_failed = true;
 }
 
-// Appends `part`'s tables to `t` in file order. `line_base` is the number
-// of lines before the part. False when a buffer name does not fit (the
-// sequential reader reports where).
+// Appends `part`'s tables to `main`'s trace in file order. `line_base` is
+// the number of lines before the part. False when a buffer name does not
+// fit (the sequential reader reports where).
 bool merge_part(JsonlParser& main, JsonlParser& part, u64 line_base) {
   ReadTrace& out = main.result();
   Trace& t = out.trace;
@@ -91,9 +96,15 @@ bool merge_part(JsonlParser& main, JsonlParser& part, u64 line_base) {
     k.tag = tag_of[k.tag];
     k.line = static_cast<u32>(k.line + line_base);
   }
-  t.slices.insert(t.slices.end(), p.slices.begin(), p.slices.end());
-  t.groups.insert(t.groups.end(), p.groups.begin(), p.groups.end());
-  t.tasks.insert(t.tasks.end(), p.tasks.begin(), p.tasks.end());
+  // The first part's arrays are taken over, not copied: a copy would write
+  // every page twice, and page faults are much of what reading costs.
+  auto append = [](auto& to, auto& from) {
+    if (to.empty() && to.capacity() <= from.capacity()) to.swap(from);
+    else to.insert(to.end(), from.begin(), from.end());
+  };
+  append(t.slices, p.slices);
+  append(t.groups, p.groups);
+  append(t.tasks, p.tasks);
   for (auto [slice, len] : p.recorded_lens) t.recorded_lens.emplace_back(slice + slice0, len);
   for (const auto& [index, type] : part.unknown_types()) {
     Finding f = jsonl::unknown_type_finding(t, type, t.tasks[task0 + index], main.version());
@@ -133,6 +144,7 @@ std::optional<Result<ReadTrace>> read_jsonl_parallel(const std::string& path, un
     parts.emplace_back(JsonlParser::part_of(main));
     parts[i].begin = from + (size - from) * i / n;
     parts[i].end = from + (size - from) * (i + 1) / n;
+    parts[i].total = size - from;
   }
   parts.back().last = true;
   std::vector<std::thread> workers;
@@ -176,11 +188,14 @@ std::optional<Result<ReadTrace>> read_jsonl_parallel(const std::string& path, un
   }
 
   Trace& t = main.result().trace;
-  t.tasks.reserve(tasks);
-  t.groups.reserve(groups);
-  t.slices.reserve(slices);
-  for (unsigned i = 0; i < n; ++i)
+  for (unsigned i = 0; i < n; ++i) {
     if (!merge_part(main, parts[i].parser, line_base[i])) return std::nullopt;
+    if (i == 0) {  // a no-op unless the first part's estimate fell short
+      t.tasks.reserve(tasks);
+      t.groups.reserve(groups);
+      t.slices.reserve(slices);
+    }
+  }
   return main.finish();
 }
 
