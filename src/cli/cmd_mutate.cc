@@ -183,6 +183,8 @@ CommandRun add_mutate_command(CLI::App& app) {
   c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
   c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
   add_input_options(c, *a);  // --case: of inputs with several operators, the one to mutate
+  c->get_option("--threads")->description(
+      "mutants made at once, and threads to read the input (default and 0: number of cores)");
   return [a] { return run_mutate(*a); };
 }
 
