@@ -2,18 +2,7 @@
 // tests/cases/ and compares its exit status and the set of codes it reports
 // with the case's expectation.
 //
-// The expectation is a comment line in the case (JSON Lines traces)
-//     # expect: exit=1 codes=102,103
-//     # expect: exit=2 error="t.jsonl:3: missing"      (substring of stderr)
-// or the same text in a sidecar file CASE.expect (formats without comments).
-// `codes` lists every distinct code reported, errors and warnings alike;
-// `warnings=TAG,...` (optional; may be empty) is then exactly the set of
-// named warnings (code 0, e.g. ATOMIC-REDUCE-ORDER) reported;
-// `args=...` (optional, last) adds options to the command line, with
-// `{dir}` standing for the case's directory. An input holding several
-// operators (an ST log) may list each in further lines of the sidecar,
-//     case: NAME verdict=FAIL codes=302 warnings=STLOG-W-NOTIFY-AMBIGUOUS
-// and then exactly these cases must be reported, each as given.
+// The cases and their expectations: golden_cases.h.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -26,135 +15,13 @@
 #include <set>
 #include <sstream>
 
+#include "golden_cases.h"
 #include "test_util.h"
 
 namespace cc::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The named warnings an expectation pins, if it pins them.
-using WarningSet = std::optional<std::set<std::string>>;
-
-struct ExpectedOperator {
-  std::string name;  // CASE of FILE#CASE
-  std::string verdict;
-  std::set<int> codes;
-  WarningSet warnings;
-};
-
-struct GoldenCase {
-  std::string path;
-  std::vector<ExpectedOperator> operators;
-  int exit = -1;
-  std::set<int> codes;
-  WarningSet warnings;
-  bool check_codes = false;
-  int roots = -1, consequences = -1;  // roots=N consequences=M: cascades (rootCauses, consequences)
-  std::string error;  // expected substring of standard error
-  std::string args;
-};
-
-// The value after `key=` in `spec`, up to the next space ("" if absent).
-std::string field(const std::string& spec, const std::string& key) {
-  std::size_t at = spec.find(" " + key + "=");
-  if (at == std::string::npos) return {};
-  at += key.size() + 2;
-  return spec.substr(at, spec.find(' ', at) - at);
-}
-
-// `warnings=A,B` of a spec (an empty value: none), if present.
-WarningSet warnings_of(const std::string& spec) {
-  if (spec.find(" warnings=") == std::string::npos) return std::nullopt;
-  std::set<std::string> tags;
-  std::stringstream ss(field(spec, "warnings"));
-  std::string tag;
-  while (std::getline(ss, tag, ','))
-    if (!tag.empty()) tags.insert(tag);
-  return tags;
-}
-
-bool parse_expect(const std::string& text, GoldenCase& c) {
-  std::size_t at = text.find("expect:");
-  if (at == std::string::npos) return false;
-  std::string spec = " " + text.substr(at + 7, text.find('\n', at) - at - 7);
-  std::string exit = field(spec, "exit");
-  if (exit.empty()) return false;
-  c.exit = std::stoi(exit);
-  std::size_t codes = spec.find(" codes=");
-  if (codes != std::string::npos) {
-    c.check_codes = true;
-    std::stringstream ss(field(spec, "codes"));
-    std::string code;
-    while (std::getline(ss, code, ','))
-      if (!code.empty()) c.codes.insert(std::stoi(code));
-  }
-  // error="..." with \" for a quote inside.
-  std::size_t e = spec.find(" error=\"");
-  if (e != std::string::npos) {
-    for (std::size_t i = e + 8; i < spec.size() && spec[i] != '"'; ++i) {
-      if (spec[i] == '\\' && i + 1 < spec.size()) ++i;
-      c.error += spec[i];
-    }
-  }
-  c.warnings = warnings_of(spec);
-  if (std::string n = field(spec, "roots"); !n.empty()) c.roots = std::stoi(n);
-  if (std::string n = field(spec, "consequences"); !n.empty()) c.consequences = std::stoi(n);
-  std::size_t args = spec.find(" args=");
-  if (args != std::string::npos) c.args = spec.substr(args + 6);
-  std::string dir = fs::path(c.path).parent_path().string();
-  for (std::size_t at = c.args.find("{dir}"); at != std::string::npos; at = c.args.find("{dir}"))
-    c.args.replace(at, 5, dir);
-  std::stringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind("case: ", 0) != 0) continue;
-    std::string rest = " " + line.substr(6);
-    std::size_t sp = rest.find(' ', 1);
-    ExpectedOperator op;
-    op.name = rest.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
-    op.verdict = field(rest, "verdict");
-    op.warnings = warnings_of(rest);
-    std::stringstream ss(field(rest, "codes"));
-    std::string code;
-    while (std::getline(ss, code, ','))
-      if (!code.empty()) op.codes.insert(std::stoi(code));
-    c.operators.push_back(op);
-  }
-  return c.exit >= 0;
-}
-
-std::vector<GoldenCase> discover() {
-  std::vector<GoldenCase> cases;
-  fs::path root = fs::path(source_dir()) / "tests" / "cases";
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (!e.is_regular_file()) continue;
-    std::string p = e.path().string();
-    std::string ext = e.path().extension().string();
-    if (ext == ".expect" || ext == ".md" || ext == ".py" || ext == ".json") continue;
-    GoldenCase c;
-    c.path = p;
-    std::string sidecar = p + ".expect";
-    bool ok = fs::exists(sidecar) ? parse_expect(slurp(sidecar), c)
-                                  : parse_expect(slurp(p).substr(0, 1 << 16), c);
-    if (!ok) c.exit = -2;  // a case without an expectation is itself a failure
-    cases.push_back(c);
-  }
-  std::sort(cases.begin(), cases.end(),
-            [](const GoldenCase& a, const GoldenCase& b) { return a.path < b.path; });
-  return cases;
-}
-
-void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.path; }
-
-// "graph/102_cycle.jsonl" -> "graph_102_cycle_jsonl"
-std::string case_name_of(const std::string& path) {
-  fs::path root = fs::path(source_dir()) / "tests" / "cases";
-  std::string rel = fs::relative(path, root).string();
-  for (char& ch : rel)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return rel;
-}
 
 class Golden : public ::testing::TestWithParam<GoldenCase> {};
 
@@ -241,7 +108,7 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
     if (tools_required()) FAIL() << "Graphviz's dot is not installed (scripts/setup installs it)";
     GTEST_SKIP() << "Graphviz's dot is not installed (scripts/setup installs it)";
   }
-  fs::path dir = temp_path("dot-" + case_name_of(c.path));
+  fs::path dir = temp_path("dot-" + golden_case_name(c.path));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string json = (dir / "report.json").string();
@@ -281,10 +148,10 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<GoldenCase>& info) {
-  return case_name_of(info.param.path);
+  return golden_case_name(info.param.path);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(discover()), case_name);
+INSTANTIATE_TEST_SUITE_P(Cases, Golden, ::testing::ValuesIn(discover_golden_cases()), case_name);
 
 }  // namespace
 }  // namespace cc::test

@@ -6,8 +6,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "gen/registry.h"
 #include "hcclvm_fixture.h"
 #include "io/hcclvm/blobs.h"
@@ -62,13 +60,6 @@ Fixture two_windows() {
   for (OpFx& o : b.ops) a.ops.push_back(std::move(o));
   for (SyncFx& s : b.syncs) a.syncs.push_back(s);
   return a;
-}
-
-// The measured times are the only bytes a report may change between runs.
-std::string without_times(const std::string& s) {
-  static const std::regex json(R"(("ms"|"readMs"|"graph"|"single"|"sync"|"mem"|"semantic"|"ccu"|"aiv"):[0-9.]+)");
-  static const std::regex text(R"(( in | )[0-9.]+ ms)");
-  return std::regex_replace(std::regex_replace(s, json, "$1:T"), text, "$1T ms");
 }
 
 struct Reports {

@@ -50,4 +50,8 @@ std::string source_dir();
 std::string slurp(const std::string& path);
 std::string temp_path(const std::string& name);
 
+// A report (text, JSON, SARIF or JUnit XML) with its measured times masked:
+// the only bytes that may change between two runs on the same input.
+std::string without_times(const std::string& report);
+
 }  // namespace cc::test
