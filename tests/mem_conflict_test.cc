@@ -228,6 +228,81 @@ TEST(MemConflictProperty, AgreesWithBruteForceOnGraphsOfSdmaReduces) {
               o.with_conflicts, o.without, o.with_atomic, o.atomic_only, o.incomplete);
 }
 
+// --- Threads: the domains split into shards (docs/MEMCONFLICT.md) -----------
+
+// Everything stage 4 gives, in its order: findings (code, tag, severity,
+// message, details, tasks), pairs, the counts kept and the statistics.
+std::string stage4_outcome(const Trace& t, const TaskGraph& g, MemConflictOptions opt, unsigned threads) {
+  opt.threads = threads;
+  Reachability reach(t, g);
+  FindingSink sink(1000000);
+  std::vector<ConflictPair> pairs;
+  MemConflictStats stats;
+  check_mem_conflict(t, g, reach, opt, sink, &pairs, &stats);
+  std::string out = fmt::format("accesses {} queries {} pairs {} atomic {}\n", stats.accesses, stats.queries,
+                                stats.pairs, stats.atomic_pairs);
+  for (const ConflictPair& p : pairs) out += fmt::format("pair {} {}\n", p.earlier, p.later);
+  for (const Finding& f : sink.findings()) {
+    out += fmt::format("{} {} {} {}\n", f.code, f.tag, static_cast<int>(f.severity), f.message);
+    for (const std::string& d : f.details) out += "  " + d + "\n";
+    for (u32 task : f.tasks) out += fmt::format("  task {}\n", task);
+  }
+  return out;
+}
+
+struct ThreadsOutcomes {
+  int graphs = 0, with_findings = 0, with_warning = 0;
+};
+
+// Stage 4 at 2, 3 and 8 threads against 1 thread on one graph, in every
+// mode (the default cap, a cap of 1, --all-pairs; with and without
+// --strict-reduce); false once they differ.
+bool same_at_every_thread_count(const Trace& t, u64 seed, ThreadsOutcomes& o) {
+  TaskGraph g = build_graph(t);
+  if (!g.complete) return true;
+  ++o.graphs;
+  for (bool strict : {false, true})
+    for (int mode = 0; mode < 3; ++mode) {
+      MemConflictOptions opt{mode == 2, mode == 1 ? 1u : 64u, strict};
+      std::string one = stage4_outcome(t, g, opt, 1);
+      if (!strict && mode == 0) {
+        o.with_findings += one.find("\n302 ") != std::string::npos;
+        o.with_warning += one.find("ATOMIC-REDUCE-ORDER") != std::string::npos;
+      }
+      for (unsigned threads : {2u, 3u, 8u}) {
+        std::string many = stage4_outcome(t, g, opt, threads);
+        if (many != one) {
+          ADD_FAILURE() << "seed " << seed << " threads " << threads << " mode " << mode << (strict ? " strict" : "")
+                        << "\n--- 1 thread:\n" << one << "--- " << threads << " threads:\n" << many;
+          return false;
+        }
+      }
+    }
+  return true;
+}
+
+TEST(MemConflictProperty, FindingsDoNotDependOnTheThreadCount) {
+  ThreadsOutcomes o;
+  struct Family {
+    RandomTraceShape shape;
+    u64 first_seed;
+  };
+  for (const Family& f : {Family{{}, 400000}, Family{ccu_style_shape(), 410000}, Family{sdma_reduce_shape(), 420000}})
+    for (u64 seed = f.first_seed; seed < f.first_seed + scaled(500); ++seed) {
+      std::mt19937_64 rng(seed);
+      if (!same_at_every_thread_count(random_trace(rng, f.shape), seed, o)) return;
+    }
+  for (u64 seed = 430000; seed < 430000 + scaled(500); ++seed) {
+    std::mt19937_64 rng(seed);
+    if (!same_at_every_thread_count(slot_trace(rng), seed, o)) return;
+  }
+  // The graphs must have findings to compare, races and warnings alike.
+  EXPECT_GT(o.with_findings, int(scaled(800)));
+  EXPECT_GT(o.with_warning, int(scaled(40)));
+  std::printf("threads: %d graphs, %d with 302, %d with ATOMIC-REDUCE-ORDER\n", o.graphs, o.with_findings,
+              o.with_warning);
+}
+
 // k mutually unordered writes into one slot (a CCU loop without its CKE
 // waits, found by fuzz_ccu_decoder): each is reported, and the sweep asks
 // about O(k·cap) pairs, not k²/2 (the fuzzer's input took 13 s under ASan).

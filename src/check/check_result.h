@@ -30,6 +30,10 @@ struct CheckOptions {
   u32 max_errors = 20;  // per code
   bool all_pairs = false;
   bool strict_reduce = false;  // stage 4: SDMA reduces of one class conflict too
+  // Threads the operator may use inside itself (its share of --threads,
+  // pipeline/batch.h): stage 4 splits its memory domains over them. The
+  // findings never depend on it.
+  unsigned threads = 1;
 };
 
 struct StageTime {

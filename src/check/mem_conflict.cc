@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include "check/access_set.h"
@@ -40,6 +44,7 @@ struct Access {
   bool write;
   u16 cls;  // atomic_reduce_class of the task for a write, else 0
   bool flag = false;  // an AIV flag operation's 4 bytes (aiv.md §6.3): never against another flag access
+  u32 index = 0;      // position among the task's accesses (orders the ATOMIC-REDUCE-ORDER candidates)
 };
 
 // Where one conflicting pair touches: a byte range of one domain.
@@ -111,89 +116,159 @@ std::string access_text(const Trace& t, u32 task, u32 slice, bool write) {
                      hex_range(s.offset, s.offset + s.len), describe_task(t, task));
 }
 
-class Sweep {
- public:
-  Sweep(const Trace& t, const TaskGraph& g, Reachability& reach, const MemConflictOptions& opt,
-        FindingSink& out, std::vector<ConflictPair>* pairs, MemConflictStats* stats)
-      : t_(t), g_(g), reach_(reach), opt_(opt), out_(out), pairs_(pairs), stats_(stats) {
-    // Which task owns each slice, and whether the slice is written.
-    answer_turn_.assign(t.tasks.size(), 0);
-    answer_yes_.assign(t.tasks.size(), 0);
-    task_of_slice_.assign(t.slices.size(), kNone);
-    written_.assign(t.slices.size(), 0);
-    flag_slice_.assign(t.slices.size(), 0);
+// What every shard of the sweep reads and none changes: which task owns
+// each slice, which slices are written, and (when the domains are split
+// into shards) which shard each domain belongs to.
+struct SweepShared {
+  const Trace& t;
+  const TaskGraph& g;
+  const MemConflictOptions& opt;
+  std::vector<u32> task_of_slice;
+  std::vector<u8> written;
+  std::vector<u8> flag_slice;  // the cell slices of AIV flag operations
+  // Sharded only: per task, bit s set when it has an access in a domain of
+  // shard s; and the shard of each slice's domain.
+  std::vector<u64> task_shards;
+  std::vector<u8> slice_shard;
+
+  SweepShared(const Trace& trace, const TaskGraph& graph, const MemConflictOptions& options)
+      : t(trace), g(graph), opt(options) {
+    task_of_slice.assign(t.slices.size(), kNone);
+    written.assign(t.slices.size(), 0);
+    flag_slice.assign(t.slices.size(), 0);
     for (u32 id = 0; id < t.tasks.size(); ++id) {
       const Task& k = t.tasks[id];
       if (!is_data_task(k.type)) {
         bool write = false;
-        if (u32 s = (k.flags & kTaskAiv) ? aiv_flag_access(t, id, write) : kNone; s != kNone) {
-          task_of_slice_[s] = id;
-          written_[s] = write;
-          flag_slice_[s] = 1;
+        if (u32 sl = (k.flags & kTaskAiv) ? aiv_flag_access(t, id, write) : kNone; sl != kNone) {
+          task_of_slice[sl] = id;
+          written[sl] = write;
+          flag_slice[sl] = 1;
         }
         continue;
       }
       for (u32 gi = 0; gi < k.group_count; ++gi) {
         const Group& gr = t.group(k, gi);
-        for (u32 i = 0; i < gr.src_count; ++i) task_of_slice_[gr.first_src + i] = id;
-        task_of_slice_[gr.dst] = id;
-        written_[gr.dst] = 1;
+        for (u32 i = 0; i < gr.src_count; ++i) task_of_slice[gr.first_src + i] = id;
+        task_of_slice[gr.dst] = id;
+        written[gr.dst] = 1;
       }
     }
+  }
+
+  // The accesses of `task` in τ's sweep (data slices, or an AIV flag
+  // operation's cell), each with its position; false when the task has
+  // none to compare.
+  bool accesses_of(u32 task, std::vector<Access>& out) const {
+    const Task& k = t.tasks[task];
+    out.clear();
+    if (!is_data_task(k.type)) {
+      if (!(k.flags & kTaskAiv)) return false;
+      bool write = false;
+      u32 sl = aiv_flag_access(t, task, write);
+      if (sl == kNone) return false;
+      const Slice& c = t.slices[sl];
+      if (slice_addressable(t, c)) out.push_back({domain_key(c), c.offset, c.offset + c.len, sl, write, 0, true});
+    } else {
+      task_accesses(t, k, opt.strict_reduce ? 0 : atomic_reduce_class(k), out);
+    }
+    for (u32 i = 0; i < out.size(); ++i) out[i].index = i;
+    return !out.empty();
+  }
+};
+
+// The conflicts one shard found for one later task: its overlaps (a range
+// of the shard's list) and whether it left members unasked.
+struct TaskConflicts {
+  u32 task;
+  std::size_t begin, end;
+  bool stopped;
+};
+
+// The ATOMIC-REDUCE-ORDER candidate: the first unordered pair of
+// floating-point reduces of one class in the sweep's order — by τ of the
+// later task, then the position of its access, then the sweep's order within
+// that access (segments by address, members in frontier order). The key
+// does not depend on how the domains were split, so neither does the pair.
+struct OrderCandidate {
+  Overlap pair{0, kNone, 0, 0, 0};  // later_slice kNone: none yet
+  u32 tau = 0, index = 0;
+  bool precedes(u32 other_tau, u32 other_index) const {
+    return pair.later_slice != kNone && (tau < other_tau || (tau == other_tau && index <= other_index));
+  }
+};
+
+// The sweep over the domains of one shard (all of them when the stage runs
+// on one thread). Everything a task learns is kept per domain: its answers
+// (a member's order with the task), its partners toward the cap and its
+// atomic pairs are forgotten when the task moves on to its accesses in
+// another domain, so that what one domain's frontiers become never depends
+// on another's — the condition for splitting domains into shards without
+// changing a byte of the findings (docs/MEMCONFLICT.md, "Threads").
+class Sweep {
+ public:
+  using Emit = std::function<void(u32 task, std::vector<Overlap>& overlaps, bool stopped)>;
+
+  // `shard` kNone: every domain.
+  Sweep(const SweepShared& sh, Reachability& reach, u32 shard, const Emit& emit)
+      : sh_(sh), t_(sh.t), g_(sh.g), reach_(reach), opt_(sh.opt), task_of_slice_(sh.task_of_slice),
+        written_(sh.written), flag_slice_(sh.flag_slice), shard_(shard), emit_(emit) {
+    answer_turn_.assign(t_.tasks.size(), 0);
+    answer_yes_.assign(t_.tasks.size(), 0);
   }
 
   void run() {
     for (u32 task : g_.order) {
-      const Task& k = t_.tasks[task];
-      if (!is_data_task(k.type)) {
-        if (!(k.flags & kTaskAiv) || !flag_access(task)) continue;
-      } else {
-        task_accesses(t_, k, opt_.strict_reduce ? 0 : atomic_reduce_class(k), accesses_);
-      }
-      if (accesses_.empty()) continue;
-      if (stats_) stats_->accesses += accesses_.size();
-      forget_answers();
+      if (shard_ != kNone && !((sh_.task_shards[task] >> shard_) & 1)) continue;
+      if (!sh_.accesses_of(task, accesses_)) continue;
+      if (shard_ != kNone)
+        std::erase_if(accesses_, [&](const Access& a) { return sh_.slice_shard[a.slice] != shard_; });
+      stats_.accesses += accesses_.size();
       overlaps_.clear();
-      if (opt_.all_pairs) {
-        for (const Access& a : accesses_) find_in_history(task, a);
-        for (const Access& a : accesses_) history_[a.domain].push_back(a);
-      } else if (!self_overlap()) {
-        // The usual case: each access alone decides its segments, so the
-        // comparison with the frontier and its update share one pass.
-        for (const Access& a : accesses_)
-          domain(a.domain).update(a.begin, a.end, [&](u64 s, u64 e, Frontier& f) {
-            compare(task, a, s, e, f);
-            advance(task, a, f);
-          });
-      } else {
-        // A task whose own accesses overlap: compare all of them with the
-        // frontiers before any of them changes one.
-        for (const Access& a : accesses_) {
-          auto it = domains_.find(a.domain);
-          if (it != domains_.end())
-            it->second.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) { compare(task, a, s, e, f); });
-        }
-        for (const Access& a : accesses_)
-          domain(a.domain).update(a.begin, a.end, [&](u64, u64, Frontier& f) { advance(task, a, f); });
+      stopped_ = false;
+      // The task's accesses domain by domain, each domain's in their order.
+      for (std::size_t i = 0; i < accesses_.size(); ++i) {
+        bool seen = false;
+        for (std::size_t j = 0; j < i && !seen; ++j) seen = accesses_[j].domain == accesses_[i].domain;
+        if (seen) continue;
+        group_.clear();
+        for (std::size_t j = i; j < accesses_.size(); ++j)
+          if (accesses_[j].domain == accesses_[i].domain) group_.push_back(accesses_[j]);
+        sweep_domain(task);
       }
-      if (!overlaps_.empty()) report(task);
+      if (!overlaps_.empty()) emit_(task, overlaps_, stopped_);
     }
-    if (order_warning_.later_slice != kNone) report_order_warning();
+  }
+
+  const MemConflictStats& stats() const { return stats_; }
+  const OrderCandidate& order_candidate() const { return order_warning_; }
+
+ private:
+  // The task's accesses in one domain (group_).
+  void sweep_domain(u32 task) {
+    forget_answers();
+    if (opt_.all_pairs) {
+      for (const Access& a : group_) find_in_history(task, a);
+      for (const Access& a : group_) history_[a.domain].push_back(a);
+    } else if (!self_overlap()) {
+      // The usual case: each access alone decides its segments, so the
+      // comparison with the frontier and its update share one pass.
+      for (const Access& a : group_)
+        domain(a.domain).update(a.begin, a.end, [&](u64 s, u64 e, Frontier& f) {
+          compare(task, a, s, e, f);
+          advance(task, a, f);
+        });
+    } else {
+      // A task whose own accesses overlap: compare all of them with the
+      // frontiers before any of them changes one.
+      DomainMap& d = domain(group_.front().domain);
+      for (const Access& a : group_)
+        d.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) { compare(task, a, s, e, f); });
+      for (const Access& a : group_) d.update(a.begin, a.end, [&](u64, u64, Frontier& f) { advance(task, a, f); });
+    }
   }
 
  private:
-  // The 4-byte access of an AIV flag operation, if `task` is one.
-  bool flag_access(u32 task) {
-    accesses_.clear();
-    bool write = false;
-    u32 s = aiv_flag_access(t_, task, write);
-    if (s == kNone) return false;
-    const Slice& sl = t_.slices[s];
-    if (!slice_addressable(t_, sl)) return true;
-    accesses_.push_back({domain_key(sl), sl.offset, sl.offset + sl.len, s, write, 0, true});
-    return true;
-  }
-
   // Whether task x happens before the current task (memoised per task).
   // A "no" counts x as a partner of the current task unless `partner` is
   // false (an atomic pair, which is not a conflict).
@@ -201,7 +276,7 @@ class Sweep {
     if (x == current) return true;
     if (const bool* yes = answer(x)) return *yes;
     bool yes = reach_.happens_before(x, current);
-    if (stats_) stats_->queries++;
+    stats_.queries++;
     remember(x, yes, partner);
     return yes;
   }
@@ -256,10 +331,10 @@ class Sweep {
     answer_turn_[x] = turn_;
     answer_yes_[x] = yes;
   }
+  // Forgotten when the task moves to another domain (stopped_ is the task's).
   void forget_answers() {
     ++turn_;
     partners_found_ = segment_partners_ = 0;
-    stopped_ = false;
     atomic_found_ = 0;
   }
 
@@ -271,12 +346,12 @@ class Sweep {
     return *last_domain_;
   }
 
-  // Two accesses of the current task in one domain that overlap.
+  // Two accesses of the current task in the domain (group_) that overlap.
   bool self_overlap() const {
-    for (std::size_t i = 0; i < accesses_.size(); ++i)
-      for (std::size_t j = i + 1; j < accesses_.size(); ++j) {
-        const Access &a = accesses_[i], &b = accesses_[j];
-        if (a.domain == b.domain && a.begin < b.end && b.begin < a.end) return true;
+    for (std::size_t i = 0; i < group_.size(); ++i)
+      for (std::size_t j = i + 1; j < group_.size(); ++j) {
+        const Access &a = group_[i], &b = group_[j];
+        if (a.begin < b.end && b.begin < a.end) return true;
       }
     return false;
   }
@@ -290,7 +365,7 @@ class Sweep {
     if (f.dom == task) return true;
     if (const bool* yes = answer(f.dom)) return *yes;
     bool yes = reach_.happens_before(f.dom, task);
-    if (stats_) stats_->queries++;
+    stats_.queries++;
     if (yes) remember(f.dom, true, false);
     return yes;
   }
@@ -373,11 +448,11 @@ class Sweep {
       ordered = before(tx, task, false);
       if (!ordered) {
         ++atomic_found_;
-        if (stats_) stats_->atomic_pairs++;
+        stats_.atomic_pairs++;
       }
     }
-    if (ordered || order_warning_.later_slice != kNone) return;
-    if (is_floating(t_.tasks[task].data_type)) order_warning_ = {x, a.slice, a.domain, s, e};
+    if (ordered || order_warning_.precedes(g_.tau[task], a.index)) return;
+    if (is_floating(t_.tasks[task].data_type)) order_warning_ = {{x, a.slice, a.domain, s, e}, g_.tau[task], a.index};
   }
 
   // The frontier after the access (memconflict.md): a write replaces every
@@ -454,13 +529,53 @@ class Sweep {
     }
   }
 
-  void report(u32 later) {
+  const SweepShared& sh_;
+  const Trace& t_;
+  const TaskGraph& g_;
+  Reachability& reach_;
+  const MemConflictOptions& opt_;
+  const std::vector<u32>& task_of_slice_;
+  const std::vector<u8>& written_;
+  const std::vector<u8>& flag_slice_;
+  u32 shard_;
+  const Emit& emit_;
+  MemConflictStats stats_;
+
+  std::unordered_map<u64, DomainMap> domains_;  // node-based: pointers stay valid
+  u64 last_key_ = 0;
+  DomainMap* last_domain_ = nullptr;
+  std::unordered_map<u64, std::vector<Access>> history_;
+  std::vector<Access> accesses_;
+  std::vector<Access> group_;  // the current task's accesses in one domain
+  std::vector<u32> answer_turn_;  // per task: the turn_ of its answer (0: none yet)
+  std::vector<u8> answer_yes_;
+  u32 turn_ = 0;
+  u32 partners_found_ = 0;    // "no" answers of the current task in the domain
+  u32 segment_partners_ = 0;  // of them, in the segment compared
+  bool stopped_ = false;      // the current task left some member unasked
+  u32 atomic_found_ = 0;    // unordered atomic pairs the current task asked about in the domain
+  std::vector<Overlap> overlaps_;
+  OrderCandidate order_warning_;
+};
+
+// Turns the conflicts of each later task into findings, in τ order.
+class Reporter {
+ public:
+  Reporter(const SweepShared& sh, FindingSink& out, std::vector<ConflictPair>* pairs)
+      : t_(sh.t), g_(sh.g), opt_(sh.opt), task_of_slice_(sh.task_of_slice), written_(sh.written), out_(out),
+        pairs_(pairs) {}
+
+  u64 pairs_reported = 0;
+
+  void report(u32 later, std::vector<Overlap>& overlaps_, bool stopped_) {
     // Group by earlier task, in τ order; merge each pair's overlaps.
     std::sort(overlaps_.begin(), overlaps_.end(), [&](const Overlap& x, const Overlap& y) {
       u32 tx = g_.tau[task_of_slice_[x.earlier_slice]], ty = g_.tau[task_of_slice_[y.earlier_slice]];
       if (tx != ty) return tx < ty;
-      if (x.domain != y.domain) return x.domain < y.domain;
-      return x.begin < y.begin;
+      // A total order: which shard found an overlap, or in what order,
+      // does not change the finding.
+      return std::tie(x.domain, x.begin, x.end, x.earlier_slice, x.later_slice) <
+             std::tie(y.domain, y.begin, y.end, y.earlier_slice, y.later_slice);
     });
     std::vector<u32> partners;
     for (const Overlap& o : overlaps_) {
@@ -470,7 +585,7 @@ class Sweep {
     if (pairs_)
       for (u32 e : (opt_.all_pairs ? partners : std::vector<u32>{partners.front()}))
         pairs_->push_back({e, later});
-    if (stats_) stats_->pairs += opt_.all_pairs ? partners.size() : 1;
+    pairs_reported += opt_.all_pairs ? partners.size() : 1;
     // One finding per reported pair: the first partner, or every partner
     // with --all-pairs.
     std::size_t shown = opt_.all_pairs ? partners.size() : 1;
@@ -524,8 +639,7 @@ class Sweep {
 
   // The first unordered pair of floating-point SDMA reduces of one class:
   // their sum is not a race, but its rounding depends on their order.
-  void report_order_warning() {
-    const Overlap& o = order_warning_;
+  void report_order_warning(const Overlap& o) {
     u32 earlier = task_of_slice_[o.earlier_slice], later = task_of_slice_[o.later_slice];
     const Task& k = t_.tasks[later];
     Finding f = make_finding(0, StageTag::MemConflict,
@@ -547,32 +661,127 @@ class Sweep {
     out_.add(std::move(f));
   }
 
+
+ private:
   const Trace& t_;
   const TaskGraph& g_;
-  Reachability& reach_;
   const MemConflictOptions& opt_;
+  const std::vector<u32>& task_of_slice_;
+  const std::vector<u8>& written_;
   FindingSink& out_;
   std::vector<ConflictPair>* pairs_;
-  MemConflictStats* stats_;
-
-  std::vector<u32> task_of_slice_;
-  std::vector<u8> written_;
-  std::vector<u8> flag_slice_;  // the cell slices of AIV flag operations
-  std::unordered_map<u64, DomainMap> domains_;  // node-based: pointers stay valid
-  u64 last_key_ = 0;
-  DomainMap* last_domain_ = nullptr;
-  std::unordered_map<u64, std::vector<Access>> history_;
-  std::vector<Access> accesses_;
-  std::vector<u32> answer_turn_;  // per task: the turn_ of its answer (0: none yet)
-  std::vector<u8> answer_yes_;
-  u32 turn_ = 0;
-  u32 partners_found_ = 0;    // "no" answers of the current task
-  u32 segment_partners_ = 0;  // of them, in the segment compared
-  bool stopped_ = false;      // the current task left some member unasked
-  u32 atomic_found_ = 0;    // unordered atomic pairs the current task asked about
-  std::vector<Overlap> overlaps_;
-  Overlap order_warning_{0, kNone, 0, 0, 0};  // later_slice kNone: none yet
 };
+
+// Splits the domains into at most `threads` shards of about equal weight
+// (accesses): the heaviest first, each to the lightest shard so far, ties
+// to the lower shard. Fills the shared tables; returns the number of shards
+// (1: no split). How the domains are split changes no finding (Sweep).
+unsigned plan_shards(SweepShared& sh, unsigned threads) {
+  threads = std::min(threads, 64u);  // a shard is a bit of task_shards
+  if (threads <= 1) return 1;
+  // The weight of a domain: its slices (an access each, but for those of
+  // stage 2's errors; the weight only balances the shards).
+  const std::vector<Slice>& slices = sh.t.slices;
+  std::unordered_map<u64, u64> weight;
+  u64 last = ~u64{0};
+  u64* w = nullptr;
+  for (const Slice& sl : slices) {
+    u64 key = domain_key(sl);
+    if (key != last) w = &weight[key], last = key;
+    ++*w;
+  }
+  if (weight.size() <= 1) return 1;
+  std::vector<std::pair<u64, u64>> domains(weight.begin(), weight.end());
+  std::sort(domains.begin(), domains.end(), [](const auto& x, const auto& y) {
+    return x.second != y.second ? x.second > y.second : x.first < y.first;
+  });
+  unsigned shards = static_cast<unsigned>(std::min<std::size_t>(threads, domains.size()));
+  std::vector<u64> load(shards, 0);
+  std::unordered_map<u64, u8> shard_of;
+  for (const auto& [key, dw] : domains) {
+    u8 lightest = static_cast<u8>(std::min_element(load.begin(), load.end()) - load.begin());
+    shard_of[key] = lightest;
+    load[lightest] += dw;
+  }
+  sh.slice_shard.resize(slices.size());
+  sh.task_shards.assign(sh.t.tasks.size(), 0);
+  last = ~u64{0};
+  u8 shard = 0;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    u64 key = domain_key(slices[i]);
+    if (key != last) shard = shard_of[key], last = key;
+    sh.slice_shard[i] = shard;
+    if (sh.task_of_slice[i] != kNone) sh.task_shards[sh.task_of_slice[i]] |= u64{1} << shard;
+  }
+  return shards;
+}
+
+// What one shard found: per later task (in τ order) a range of overlaps.
+struct ShardOutcome {
+  std::vector<TaskConflicts> tasks;
+  std::vector<Overlap> overlaps;
+  MemConflictStats stats;
+  OrderCandidate warning;
+};
+
+// Runs shard 0 on this thread with the pipeline's oracle and the others on
+// threads of their own, each with its own oracle (its search state is per
+// query and per target, not thread-safe); then reports each later task
+// with the overlaps of every shard, in τ order, as one sweep would.
+void run_shards(const SweepShared& sh, Reachability& reach, unsigned shards, Reporter& reporter,
+                std::vector<MemConflictStats>& stats, OrderCandidate& warning) {
+  std::vector<ShardOutcome> outcome(shards);
+  auto work = [&](u32 s, Reachability& r) {
+    ShardOutcome& o = outcome[s];
+    Sweep::Emit emit = [&](u32 task, std::vector<Overlap>& found, bool stopped) {
+      o.tasks.push_back({task, o.overlaps.size(), o.overlaps.size() + found.size(), stopped});
+      o.overlaps.insert(o.overlaps.end(), found.begin(), found.end());
+    };
+    Sweep sweep(sh, r, s, emit);
+    sweep.run();
+    o.stats = sweep.stats();
+    o.warning = sweep.order_candidate();
+  };
+  std::vector<std::thread> threads;
+  // The forks are made here, before shard 0 changes `reach` (it may build τ2).
+  std::vector<std::unique_ptr<Reachability>> forks;
+  for (u32 s = 1; s < shards; ++s) forks.push_back(std::make_unique<Reachability>(reach, Reachability::Fork{}));
+  for (u32 s = 1; s < shards; ++s)
+    threads.emplace_back([&, s] {
+      Reachability& own = *forks[s - 1];
+      work(s, own);
+      outcome[s].stats.scanned = own.scanned();
+    });
+  work(0, reach);
+  for (std::thread& th : threads) th.join();
+
+  std::vector<std::size_t> next(shards, 0);
+  std::vector<Overlap> merged;
+  for (;;) {
+    u32 task = kNone;
+    for (u32 s = 0; s < shards; ++s)
+      if (next[s] < outcome[s].tasks.size()) {
+        u32 t = outcome[s].tasks[next[s]].task;
+        if (task == kNone || sh.g.tau[t] < sh.g.tau[task]) task = t;
+      }
+    if (task == kNone) break;
+    merged.clear();
+    bool stopped = false;
+    for (u32 s = 0; s < shards; ++s) {
+      if (next[s] >= outcome[s].tasks.size() || outcome[s].tasks[next[s]].task != task) continue;
+      const TaskConflicts& c = outcome[s].tasks[next[s]++];
+      merged.insert(merged.end(), outcome[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.begin),
+                    outcome[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.end));
+      stopped |= c.stopped;
+    }
+    reporter.report(task, merged, stopped);
+  }
+  for (ShardOutcome& o : outcome) {
+    stats.push_back(o.stats);
+    const OrderCandidate& c = o.warning;
+    if (c.pair.later_slice != kNone && !warning.precedes(c.tau, c.index)) warning = c;
+  }
+}
 
 }  // namespace
 
@@ -598,7 +807,31 @@ void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability
     out.add(std::move(f));
     return;
   }
-  Sweep(trace, graph, reach, options, out, pairs, stats).run();
+  SweepShared shared(trace, graph, options);
+  Reporter reporter(shared, out, pairs);
+  unsigned shards = plan_shards(shared, options.threads);
+  std::vector<MemConflictStats> shard_stats;
+  OrderCandidate warning;
+  if (shards <= 1) {
+    // One sweep over every domain, reporting each later task as it goes.
+    Sweep::Emit emit = [&](u32 task, std::vector<Overlap>& o, bool stopped) { reporter.report(task, o, stopped); };
+    Sweep sweep(shared, reach, kNone, emit);
+    sweep.run();
+    shard_stats.push_back(sweep.stats());
+    warning = sweep.order_candidate();
+  } else {
+    run_shards(shared, reach, shards, reporter, shard_stats, warning);
+  }
+  if (warning.pair.later_slice != kNone) reporter.report_order_warning(warning.pair);
+  if (stats) {
+    for (const MemConflictStats& s : shard_stats) {
+      stats->accesses += s.accesses;
+      stats->queries += s.queries;
+      stats->atomic_pairs += s.atomic_pairs;
+      stats->scanned += s.scanned;
+    }
+    stats->pairs += reporter.pairs_reported;
+  }
 }
 
 }  // namespace cc

@@ -27,6 +27,11 @@ struct MemConflictOptions {
   // By default they are not: the DMA engine applies each reduction
   // atomically, and HCCL's mesh and pipeline executors rely on it.
   bool strict_reduce = false;
+  // Threads the sweep may use (this thread included): the domains are split
+  // into as many shards, each swept on its own thread with its own oracle.
+  // The findings, their order and the statistics below (except `scanned`)
+  // are the same for every count (docs/MEMCONFLICT.md, "Threads").
+  unsigned threads = 1;
 };
 
 // One conflicting pair as the sweep found it (for tests and --all-pairs).
@@ -37,6 +42,9 @@ struct ConflictPair {
 struct MemConflictStats {
   u64 accesses = 0, queries = 0, pairs = 0;
   u64 atomic_pairs = 0;  // unordered SDMA reduces of one class met (not conflicts)
+  // Tasks scanned by the oracles of the shards other than the first (which
+  // uses the caller's oracle): depends on the split.
+  u64 scanned = 0;
 };
 
 // The atomic class of a task's destination writes: 0 unless the task is a

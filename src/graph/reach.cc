@@ -5,27 +5,34 @@
 namespace cc {
 
 Reachability::Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2)
-    : trace_(trace), g_(graph), fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
+    : trace_(trace), g_(graph), index_(std::make_shared<Index>()), next_out_(index_->next_out), prev_in_(index_->prev_in),
+      fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
+  // Made here, read-only from now on (next_out_ and prev_in_ are bound to it).
+  Index& ix = const_cast<Index&>(*index_);
   if (eager_order2 && graph.complete) tau2_ = reverse_priority_order(trace, graph);
-  next_out_.resize(graph.task_count + 1);
-  prev_in_.resize(graph.task_count);
+  ix.next_out.resize(graph.task_count + 1);
+  ix.prev_in.resize(graph.task_count);
   for (u32 c = 0; c < graph.chain_count(); ++c) {
     u32 begin = graph.chain_begin(c), end = graph.chain_end(c), next = end;
     for (u32 t = end; t-- > begin;) {
       if (has_out(t)) next = t;
-      next_out_[t] = next;
+      ix.next_out[t] = next;
     }
     u32 prev = kNone;
     for (u32 t = begin; t < end; ++t) {
       if (has_in(t)) prev = t;
-      prev_in_[t] = prev;
+      ix.prev_in[t] = prev;
     }
   }
-  next_out_[graph.task_count] = graph.task_count;
-  build_hops();
+  ix.next_out[graph.task_count] = graph.task_count;
+  build_hops(ix);
 }
 
-void Reachability::build_hops() {
+Reachability::Reachability(const Reachability& base, Fork)
+    : trace_(base.trace_), g_(base.g_), index_(base.index_), next_out_(index_->next_out), prev_in_(index_->prev_in),
+      tau2_(base.tau2_), fwd_(base.g_.chain_count(), kNone), bwd_(base.g_.chain_count(), kNone) {}
+
+void Reachability::build_hops(Index& ix) const {
   struct Edge {
     u64 pair;
     u32 to, from;
@@ -43,16 +50,16 @@ void Reachability::build_hops() {
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
     return x.pair != y.pair ? x.pair < y.pair : x.to < y.to;
   });
-  hops_.resize(edges.size());
-  hop_range_.reserve(edges.size() / 4 + 1);
+  ix.hops.resize(edges.size());
+  ix.hop_range.reserve(edges.size() / 4 + 1);
   for (std::size_t i = 0; i < edges.size();) {
     std::size_t j = i;
     u32 latest = 0;
     for (; j < edges.size() && edges[j].pair == edges[i].pair; ++j) {
       latest = std::max(latest, edges[j].from);
-      hops_[j] = {edges[j].to, latest};
+      ix.hops[j] = {edges[j].to, latest};
     }
-    hop_range_[edges[i].pair] = {static_cast<u32>(i), static_cast<u32>(j)};
+    ix.hop_range[edges[i].pair] = {static_cast<u32>(i), static_cast<u32>(j)};
     i = j;
   }
 }
@@ -60,10 +67,10 @@ void Reachability::build_hops() {
 // An edge u -> v with a <= u on a's chain and v <= b on b's chain.
 bool Reachability::one_hop(u32 a, u32 b) const {
   u64 pair = (u64{g_.chain(a)} << 32) | g_.chain(b);
-  auto it = hop_range_.find(pair);
-  if (it == hop_range_.end()) return false;
-  auto first = hops_.begin() + it->second.first, last = hops_.begin() + it->second.second;
-  auto pos = std::upper_bound(first, last, b, [](u32 v, const Hop& h) { return v < h.to; });
+  auto it = index_->hop_range.find(pair);
+  if (it == index_->hop_range.end()) return false;
+  auto first = index_->hops.begin() + it->second.first, last = index_->hops.begin() + it->second.second;
+  auto pos = std::upper_bound(first, last, b, [](u32 v, const Index::Hop& h) { return v < h.to; });
   return pos != first && std::prev(pos)->latest_from >= a;
 }
 

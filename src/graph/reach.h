@@ -1,6 +1,7 @@
 // Happens-before queries on the task graph: is there a path from a to b?
 #pragma once
 
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -30,11 +31,19 @@ namespace cc {
 // memory-conflict sweep asks about one target with every frontier member in
 // turn. Memory is O(tasks + streams); nothing is stored per (task, stream).
 //
-// Not thread-safe: it keeps per-chain scratch state between queries.
+// Not thread-safe: it keeps per-chain scratch state between queries. A
+// thread of its own gets a fork (the second constructor): the index built
+// from the graph (next_out_, prev_in_, the one-hop edges) is shared, the
+// search state is its own.
 class Reachability {
  public:
   // `eager_order2` builds τ2 at once (tests use it to cover both paths).
   Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2 = false);
+  // A fork of `base`: the same answers, its own search state (and τ2, as
+  // far as `base` has built it), sharing base's index. Made on the thread
+  // that owns `base`, then used on another.
+  struct Fork {};
+  Reachability(const Reachability& base, Fork);
 
   // a ≤ b: a == b, or a path from a to b exists.
   bool happens_before(u32 a, u32 b);
@@ -47,8 +56,9 @@ class Reachability {
   u64 scanned() const { return scanned_; }
 
  private:
+  struct Index;
   bool has_out(u32 t) const;
-  void build_hops();
+  void build_hops(Index& ix) const;
   bool one_hop(u32 a, u32 b) const;
   bool has_in(u32 t) const;
   bool search_forward_only(u32 a, u32 b);
@@ -63,16 +73,22 @@ class Reachability {
 
   const Trace& trace_;
   const TaskGraph& g_;
-  std::vector<u32> next_out_;  // first task at or after t on its stream with out-edges
-  std::vector<u32> prev_in_;   // last task at or before t on its stream with in-edges, or kNone
-  std::vector<u32> tau2_;      // empty until built
-  // One-hop index: edges of each (from stream, to stream) pair, sorted by
-  // target task, with the latest source task among them so far.
-  struct Hop {
-    u32 to, latest_from;
+  // What the constructor derives from the graph, read-only afterwards (shared by forks).
+  struct Index {
+    std::vector<u32> next_out;  // first task at or after t on its stream with out-edges
+    std::vector<u32> prev_in;   // last task at or before t on its stream with in-edges, or kNone
+    // One-hop index: edges of each (from stream, to stream) pair, sorted by
+    // target task, with the latest source task among them so far.
+    struct Hop {
+      u32 to, latest_from;
+    };
+    std::unordered_map<u64, std::pair<u32, u32>> hop_range;  // pair -> [begin, end) in hops
+    std::vector<Hop> hops;
   };
-  std::unordered_map<u64, std::pair<u32, u32>> hop_range_;  // pair -> [begin, end) in hops_
-  std::vector<Hop> hops_;
+  std::shared_ptr<const Index> index_;
+  const std::vector<u32>& next_out_;
+  const std::vector<u32>& prev_in_;
+  std::vector<u32> tau2_;      // empty until built
   // Forward half, per query: earliest task reached per stream.
   std::vector<u32> fwd_, fwd_touched_;
   std::vector<std::pair<u32, u32>> fwd_work_;  // [first task, stop)

@@ -58,6 +58,9 @@ struct LoadedCase {
   // without CCU missions or AIV launches).
   std::vector<std::pair<std::string, double>> expand_times{};
   std::vector<std::string> expand_stats{};
+  // Threads the check of this operator may use inside itself (its share of
+  // --threads, set by the batch, pipeline/batch.h); 0: the CheckOptions'.
+  unsigned threads = 0;
 };
 
 // Whether `name` matches the glob `pattern` (*, ?, [...]): how --case

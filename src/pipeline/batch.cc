@@ -149,6 +149,8 @@ class Pool {
       LoadedCase& c = cases.value()[i];
       if (opt_.shard_count && !in_shard(c.name, opt_.shard_index, opt_.shard_count)) continue;
       c.read_ms = ms / static_cast<double>(cases.value().size());
+      // The cases of one file may all be checked at once, one per job.
+      c.threads = cases.value().size() > 1 ? operator_threads(opt_.threads, opt_.jobs, opt_.jobs) : load_.threads;
       st.cases.push_back(std::move(c));
       st.index.push_back(static_cast<u32>(i));
     }

@@ -57,7 +57,9 @@ CheckedCase check_case(LoadedCase&& c, const CheckOptions& options) {
   out.graph = build_graph(out.trace);
   double graph_ms = ms_since(t0);
   CheckResult& r = out.result;
-  r = run_stages(out.trace, out.graph, std::move(c.read.findings), options, graph_ms);
+  CheckOptions opt = options;
+  if (c.threads) opt.threads = c.threads;
+  r = run_stages(out.trace, out.graph, std::move(c.read.findings), opt, graph_ms);
   r.input = c.name;
   r.read_ms = c.read_ms;
   // The expansions' time was counted as reading (the batch times load_file).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "check/aiv_rules.h"
 #include "check/pairing.h"
 #include "check/race_links.h"
@@ -87,6 +89,7 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     sink.add(setting_warning("Stage GenGraph findings (101-103) not reported: --stages excludes graph."));
   }
   Reachability reach(trace, graph);
+  u64 scanned_elsewhere = 0;  // by stage 4's other shards, each with its own oracle
   if (opt.stages & kStageSingle) {
     timed("single", [&] {
       check_single_tasks(trace, sink);
@@ -122,8 +125,11 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
     if (opt.stages & kStageMem) {
       MemConflictStats ms;
       timed("mem", [&] {
-        check_mem_conflict(trace, graph, reach, MemConflictOptions{opt.all_pairs, 64, opt.strict_reduce}, sink, nullptr, &ms);
+        check_mem_conflict(trace, graph, reach,
+                           MemConflictOptions{opt.all_pairs, 64, opt.strict_reduce, std::max(1u, opt.threads)}, sink,
+                           nullptr, &ms);
       });
+      scanned_elsewhere = ms.scanned;
       res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs, {} unordered "
                                       "SDMA reduce pairs (atomic)",
                                       ms.accesses, ms.queries, ms.pairs, ms.atomic_pairs));
@@ -149,7 +155,7 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   res.stats.push_back(fmt::format("graph: {} sync keys, {} pairs, {} explicit edges, complete={}",
                                   graph.key_count, graph.pairs.size(), graph.out_to.size(),
                                   graph.complete ? "yes" : "no"));
-  res.stats.push_back(fmt::format("reachability: {} tasks scanned", reach.scanned()));
+  res.stats.push_back(fmt::format("reachability: {} tasks scanned", reach.scanned() + scanned_elsewhere));
 
   return finish_result(trace, sink, std::move(res), t_all);
 }
