@@ -118,7 +118,7 @@ std::string access_text(const Trace& t, u32 task, u32 slice, bool write) {
 
 // What every shard of the sweep reads and none changes: which task owns
 // each slice, which slices are written, and (when the domains are split
-// into shards) which shard each domain belongs to.
+// into shards) which shards each task and each slice belong to.
 struct SweepShared {
   const Trace& t;
   const TaskGraph& g;

@@ -53,7 +53,8 @@ void add_input_options(CLI::App* c, InputArgs& a) {
   c->add_option("--aiv-dir", a.aiv_dir,
                 "HCCL VM database: the directory of the AIV snapshot files (default: the database's own)");
   c->add_option("--threads", a.threads,
-                 "threads inside one operator: to read an HCCL VM database's task tables or a large trace file in parallel "
+                 "threads inside one operator: an HCCL VM database's task tables or a large trace file are read, "
+                 "and the memory domains of stage 4 swept, in parallel "
                  "(default and 0: number of cores; with -j, shared among the inputs checked at once)")
       ->check(whole_number(0, 4096));
   add_msccl_options(c, a.msccl);

@@ -29,7 +29,8 @@ struct InputOptions {
   // --aiv-dir: where a database's AIV snapshot files are (default: beside it).
   std::string aiv_dir;
   // Threads one input may read with (--threads; an HCCL VM database reads
-  // its task tables in parallel). The result never depends on it.
+  // its task tables in parallel; stage 4 takes its share from the batch,
+  // LoadedCase::threads). The result never depends on it.
   unsigned threads = 1;
 };
 
