@@ -17,11 +17,11 @@ namespace {
 class Stream {
  public:
   Stream(const Trace& t, const std::vector<MutantJob>& jobs, unsigned threads)
-      : t_(t), jobs_(jobs), window_(2 * std::max(1u, threads)) {}
+      : t_(t), jobs_(jobs), threads_(std::max(1u, threads)), window_(2 * threads_) {}
 
-  Status run(unsigned threads, const std::function<Status(Mutant&&)>& emit) {
+  Status run(const std::function<Status(Mutant&&)>& emit) {
     std::vector<std::thread> workers;
-    for (unsigned i = 0; i < std::max(1u, threads); ++i) workers.emplace_back([this] { work(); });
+    for (unsigned i = 0; i < threads_; ++i) workers.emplace_back([this] { work(); });
     Status status;
     for (std::size_t next = 0; next < jobs_.size() && status; ++next) {
       std::unique_lock<std::mutex> lock(m_);
@@ -60,6 +60,7 @@ class Stream {
 
   const Trace& t_;
   const std::vector<MutantJob>& jobs_;
+  const unsigned threads_;
   const std::size_t window_;
   std::mutex m_;
   std::condition_variable cv_;
@@ -73,7 +74,7 @@ class Stream {
 Status stream_mutants(const Trace& t, const std::vector<MutantJob>& jobs, unsigned threads,
                       const std::function<Status(Mutant&&)>& emit) {
   if (jobs.empty()) return {};
-  return Stream(t, jobs, threads).run(threads, emit);
+  return Stream(t, jobs, threads).run(emit);
 }
 
 }  // namespace cc::mutate
