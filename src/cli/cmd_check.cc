@@ -12,12 +12,10 @@
 #include <optional>
 #include <thread>
 
-#include <unistd.h>
 
 #include "pipeline/stages.h"
 #include "pipeline/batch.h"
 #include "cli/commands.h"
-#include "cli/memory_guard.h"
 #include "graph/graph.h"
 #include "report/dot.h"
 #include "report/html/index.h"
@@ -45,8 +43,8 @@ struct CheckArgs : InputArgs {
   bool strict_reduce = false;
   unsigned jobs = 0;
   bool quiet = false, verbose = false;
-  std::string shard, max_memory;
-  bool progress = false, no_progress = false;
+  std::string shard;
+  LongRunArgs run;
   CcuOptions ccu;
 };
 
@@ -166,12 +164,8 @@ int run_check(const CheckArgs& a) {
     batch.shard_index = shard->index;
     batch.shard_count = shard->count;
   }
-  batch.progress = a.progress ? true : a.no_progress ? false : isatty(2) != 0;
-  if (!a.max_memory.empty()) {
-    Result<u64> limit = parse_memory_size(a.max_memory);
-    if (!limit) return print_error(limit.error().message), 2;
-    start_memory_guard(*limit, a.max_memory);
-  }
+  batch.progress = progress_wanted(a.run);
+  if (!start_memory_limit(a.run)) return 2;
   std::vector<CheckResult> results;
   std::vector<InputError> errors;
   bool keep_results = !a.json.empty() || !a.sarif.empty() || !a.junit.empty();
@@ -267,9 +261,7 @@ CommandRun add_check_command(CLI::App& app) {
   c->add_option("-j", a->jobs, "check N inputs in parallel (default and 0: the number of cores)")
       ->check(whole_number(0, 4096));
   c->add_option("--shard", a->shard, "check only shard K of N deterministic shards of the operators (K/N)");
-  c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
-  c->add_flag("--progress", a->progress, "draw a progress line on standard error");
-  c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
+  add_long_run_options(c, a->run);
   c->add_option("--ccu-max-steps", a->ccu.max_steps,
                 "CCU: at most N executed words (a loop instance counts as one) per mission, else 105")
       ->check(whole_number(1, ~u64{0}));

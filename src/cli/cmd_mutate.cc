@@ -7,13 +7,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <thread>
 
 #include "cli/commands.h"
 #include "cli/msccl_tools.h"
 #include "export/jsonl.h"
 #include "cli/disk_room.h"
-#include "cli/memory_guard.h"
 #include "mutate/mutant_stream.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/progress_line.h"
@@ -26,8 +24,8 @@ struct MutateArgs : InputArgs {
   std::string input, kind, output = ".";
   u64 seed = 1;
   u32 count = 1;
-  bool list = false, progress = false, no_progress = false;
-  std::string max_memory;
+  bool list = false;
+  LongRunArgs run;
 };
 
 std::string mutate_list_text() {
@@ -116,11 +114,7 @@ int run_mutate(const MutateArgs& a) {
   InputOptions lo;
   ExpandOptions expand;
   if (!load_options(a, lo, expand)) return 2;
-  if (!a.max_memory.empty()) {
-    Result<u64> limit = parse_memory_size(a.max_memory);
-    if (!limit) return print_error(limit.error().message), 2;
-    start_memory_guard(*limit, a.max_memory);
-  }
+  if (!start_memory_limit(a.run)) return 2;
   InputFormat format = lo.format != InputFormat::Unknown ? lo.format : detect_format(a.input, false);
   if (format == InputFormat::Msccl) {  // mutants as MSCCL XML
     msccl::Options mo;
@@ -158,10 +152,9 @@ int run_mutate(const MutateArgs& a) {
     std::printf("no mutant: no kind applies to %s\n", a.input.c_str());
     return 0;
   }
-  MutantWriter w{a.output, stem(a.input, cases->front().name), jobs.size(),
-                 a.progress ? true : a.no_progress ? false : isatty(2) != 0};
-  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  Status st = mutate::stream_mutants(t, jobs, threads, [&](mutate::Mutant&& m) { return w.write(m); });
+  MutantWriter w{a.output, stem(a.input, cases->front().name), jobs.size(), progress_wanted(a.run)};
+  // lo.threads: --threads, with 0 already turned into every core.
+  Status st = mutate::stream_mutants(t, jobs, lo.threads, [&](mutate::Mutant&& m) { return w.write(m); });
   w.line.clear();
   if (!st) return print_error(st.message()), 2;
   return 0;
@@ -179,9 +172,7 @@ CommandRun add_mutate_command(CLI::App& app) {
   c->add_option("--count", a->count, "mutants per kind, at distinct places; 0 = every place (default 1)")
       ->check(whole_number(0, ~u32{0}));
   c->add_option("-o,--output", a->output, "directory for the mutants (default: the current one)");
-  c->add_flag("--progress", a->progress, "draw a progress line on standard error (default: on a terminal)");
-  c->add_flag("--no-progress", a->no_progress, "never draw the progress line");
-  c->add_option("--max-memory", a->max_memory, "stop with exit status 2 before growing past SIZE bytes (K, M, G)");
+  add_long_run_options(c, a->run);
   add_input_options(c, *a);  // --case: of inputs with several operators, the one to mutate
   c->get_option("--threads")->description(
       "mutants made at once, and threads to read the input (default and 0: number of cores)");

@@ -52,6 +52,20 @@ void add_input_options(CLI::App* c, InputArgs& a);
 // --msccl-* value. The MSCCL options go to `expand`, which maps programs.
 bool load_options(const InputArgs& a, InputOptions& out, ExpandOptions& expand);
 
+// The options of a long run, shared by `check` and `mutate`: the progress
+// line (--progress, --no-progress) and the memory limit (--max-memory).
+struct LongRunArgs {
+  bool progress = false, no_progress = false;
+  std::string max_memory;
+};
+void add_long_run_options(CLI::App* c, LongRunArgs& a);
+// Whether to draw the progress line: when asked, never when refused, else
+// when standard error is a terminal.
+bool progress_wanted(const LongRunArgs& a);
+// Starts the --max-memory guard when the option is given; false, after
+// printing the error, for a size that does not parse.
+bool start_memory_limit(const LongRunArgs& a);
+
 // The one input of a tool (stats, dot, ccu-dis), read and, when `expand`,
 // expanded: --format (a name, "" to detect) and --case select.
 Result<std::vector<LoadedCase>> load_tool_input(const std::string& input, const std::string& format,
