@@ -1,12 +1,12 @@
 // --threads never changes a report: every golden case (golden_cases.h) is
 // checked with 1, 2 and 8 threads inside its operator, and the text report,
-// the JSON report, SARIF and JUnit XML must be the same bytes apart from the
+// the JSON report, SARIF, JUnit XML and the HTML page must be the same bytes apart from the
 // measured times (test_util.h, without_times), as must the exit status and
 // standard error. The threads are used by the HCCL VM reader (its task
 // tables) and by stage 4 (memory domains in shards, docs/MEMCONFLICT.md);
 // a result that depended on which thread finished first, or on how the
 // domains were split, would show here. One binary start per case and
-// thread count writes all four reports; under the sanitizers
+// thread count writes all five reports; under the sanitizers
 // (COLLCHECK_QUICK_TESTS) every fourth case runs.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -25,15 +25,15 @@ namespace fs = std::filesystem;
 
 struct AllReports {
   int status = -1;
-  std::string text, err, json, sarif, junit;
+  std::string text, err, json, sarif, junit, html;
 };
 
 AllReports reports_with(const GoldenCase& c, const fs::path& dir, unsigned threads) {
   std::string json = (dir / "report.json").string(), sarif = (dir / "report.sarif").string(),
-              junit = (dir / "report.xml").string();
-  for (const std::string& f : {json, sarif, junit}) fs::remove(f);
-  RunResult r = run_collcheck(fmt::format("check -j1 --threads {} --json {} --sarif {} --junit {} {} '{}'", threads,
-                                          json, sarif, junit, c.args, c.path));
+              junit = (dir / "report.xml").string(), html = (dir / "report.html").string();
+  for (const std::string& f : {json, sarif, junit, html}) fs::remove(f);
+  RunResult r = run_collcheck(fmt::format("check -j1 --threads {} --json {} --sarif {} --junit {} --html {} {} '{}'",
+                                          threads, json, sarif, junit, html, c.args, c.path));
   AllReports out;
   out.status = r.status;
   out.text = without_times(r.out);
@@ -41,6 +41,7 @@ AllReports reports_with(const GoldenCase& c, const fs::path& dir, unsigned threa
   out.json = without_times(slurp(json));
   out.sarif = without_times(slurp(sarif));
   out.junit = without_times(slurp(junit));
+  out.html = without_times(slurp(html));
   return out;
 }
 
@@ -61,6 +62,7 @@ TEST_P(ThreadsDeterminism, ReportsAreTheSameAtEveryThreadCount) {
     EXPECT_FALSE(one.json.empty());
     EXPECT_FALSE(one.sarif.empty());
     EXPECT_FALSE(one.junit.empty());
+    EXPECT_FALSE(one.html.empty());
   }
   for (unsigned threads : {2u, 8u}) {
     AllReports many = reports_with(c, dir, threads);
@@ -70,6 +72,7 @@ TEST_P(ThreadsDeterminism, ReportsAreTheSameAtEveryThreadCount) {
     EXPECT_EQ(many.json, one.json) << "--threads " << threads;
     EXPECT_EQ(many.sarif, one.sarif) << "--threads " << threads;
     EXPECT_EQ(many.junit, one.junit) << "--threads " << threads;
+    EXPECT_TRUE(many.html == one.html) << "--threads " << threads << ": the HTML pages differ";
   }
   fs::remove_all(dir);
 }

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <memory>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -14,6 +14,7 @@
 #include "check/interval_map.h"
 #include "check/single_task.h"
 #include "model/describe.h"
+#include "model/jobs.h"
 
 namespace cc {
 
@@ -126,9 +127,10 @@ struct SweepShared {
   std::vector<u32> task_of_slice;
   std::vector<u8> written;
   std::vector<u8> flag_slice;  // the cell slices of AIV flag operations
-  // Sharded only: per task, bit s set when it has an access in a domain of
-  // shard s; and the shard of each slice's domain.
-  std::vector<u64> task_shards;
+  // Sharded only: per shard, the tasks with an access in one of its
+  // domains, in τ order (4 bytes per task and shard it touches, and a shard
+  // walks only its own tasks); and the shard of each slice's domain.
+  std::vector<std::vector<u32>> shard_tasks;
   std::vector<u8> slice_shard;
 
   SweepShared(const Trace& trace, const TaskGraph& graph, const MemConflictOptions& options)
@@ -218,8 +220,7 @@ class Sweep {
   }
 
   void run() {
-    for (u32 task : g_.order) {
-      if (shard_ != kNone && !((sh_.task_shards[task] >> shard_) & 1)) continue;
+    for (u32 task : shard_ == kNone ? g_.order : sh_.shard_tasks[shard_]) {
       if (!sh_.accesses_of(task, accesses_)) continue;
       if (shard_ != kNone)
         std::erase_if(accesses_, [&](const Access& a) { return sh_.slice_shard[a.slice] != shard_; });
@@ -677,7 +678,7 @@ class Reporter {
 // to the lower shard. Fills the shared tables; returns the number of shards
 // (1: no split). How the domains are split changes no finding (Sweep).
 unsigned plan_shards(SweepShared& sh, unsigned threads) {
-  threads = std::min(threads, 64u);  // a shard is a bit of task_shards
+  threads = std::min(threads, 64u);  // a shard is a bit of a task's mask while planning
   if (threads <= 1) return 1;
   // The weight of a domain: its slices (an access each, but for those of
   // stage 2's errors; the weight only balances the shards).
@@ -704,15 +705,18 @@ unsigned plan_shards(SweepShared& sh, unsigned threads) {
     load[lightest] += dw;
   }
   sh.slice_shard.resize(slices.size());
-  sh.task_shards.assign(sh.t.tasks.size(), 0);
+  std::vector<u64> task_shards(sh.t.tasks.size(), 0);  // bit s: the task touches shard s
   last = ~u64{0};
   u8 shard = 0;
   for (std::size_t i = 0; i < slices.size(); ++i) {
     u64 key = domain_key(slices[i]);
     if (key != last) shard = shard_of[key], last = key;
     sh.slice_shard[i] = shard;
-    if (sh.task_of_slice[i] != kNone) sh.task_shards[sh.task_of_slice[i]] |= u64{1} << shard;
+    if (sh.task_of_slice[i] != kNone) task_shards[sh.task_of_slice[i]] |= u64{1} << shard;
   }
+  sh.shard_tasks.assign(shards, {});
+  for (u32 task : sh.g.order)
+    for (u64 bits = task_shards[task]; bits; bits &= bits - 1) sh.shard_tasks[std::countr_zero(bits)].push_back(task);
   return shards;
 }
 
@@ -724,64 +728,91 @@ struct ShardOutcome {
   OrderCandidate warning;
 };
 
-// Runs shard 0 on this thread with the pipeline's oracle and the others on
-// threads of their own, each with its own oracle (its search state is per
-// query and per target, not thread-safe); then reports each later task
-// with the overlaps of every shard, in τ order, as one sweep would.
-void run_shards(const SweepShared& sh, Reachability& reach, unsigned shards, Reporter& reporter,
-                std::vector<MemConflictStats>& stats, OrderCandidate& warning) {
-  std::vector<ShardOutcome> outcome(shards);
-  auto work = [&](u32 s, Reachability& r) {
-    ShardOutcome& o = outcome[s];
+// Stage 4 as pieces: the domains split into shards (one piece each), swept
+// by whichever threads the caller runs them on; piece 0 asks the caller's
+// oracle, every other its own fork (an oracle's search state is per query
+// and per target, not thread-safe). With one piece the sweep reports each
+// later task as it goes; with several, finish() reports each with the
+// overlaps of every shard, in τ order, as one sweep would.
+class ShardedSweeps final : public MemConflictSweeps {
+ public:
+  ShardedSweeps(const Trace& trace, const TaskGraph& graph, Reachability& reach, const MemConflictOptions& options,
+                unsigned pieces, FindingSink& out, std::vector<ConflictPair>* pairs)
+      : opt_(options), shared_(trace, graph, opt_), reporter_(shared_, out, pairs), reach_(reach) {
+    shards_ = plan_shards(shared_, pieces);
+    outcome_.resize(shards_);
+    // The forks are made here, before piece 0 changes `reach` (it may build τ2).
+    for (u32 s = 1; s < shards_; ++s) forks_.push_back(std::make_unique<Reachability>(reach, Reachability::Fork{}));
+  }
+
+  unsigned pieces() const override { return shards_; }
+
+  void run(unsigned piece) override {
+    ShardOutcome& o = outcome_[piece];
+    Reachability& r = piece == 0 ? reach_ : *forks_[piece - 1];
     Sweep::Emit emit = [&](u32 task, std::vector<Overlap>& found, bool stopped) {
+      if (shards_ == 1) return reporter_.report(task, found, stopped);
       o.tasks.push_back({task, o.overlaps.size(), o.overlaps.size() + found.size(), stopped});
       o.overlaps.insert(o.overlaps.end(), found.begin(), found.end());
     };
-    Sweep sweep(sh, r, s, emit);
+    Sweep sweep(shared_, r, shards_ == 1 ? kNone : piece, emit);
     sweep.run();
     o.stats = sweep.stats();
+    if (piece != 0) o.stats.scanned = r.scanned();
     o.warning = sweep.order_candidate();
-  };
-  std::vector<std::thread> threads;
-  // The forks are made here, before shard 0 changes `reach` (it may build τ2).
-  std::vector<std::unique_ptr<Reachability>> forks;
-  for (u32 s = 1; s < shards; ++s) forks.push_back(std::make_unique<Reachability>(reach, Reachability::Fork{}));
-  for (u32 s = 1; s < shards; ++s)
-    threads.emplace_back([&, s] {
-      Reachability& own = *forks[s - 1];
-      work(s, own);
-      outcome[s].stats.scanned = own.scanned();
-    });
-  work(0, reach);
-  for (std::thread& th : threads) th.join();
+  }
 
-  std::vector<std::size_t> next(shards, 0);
-  std::vector<Overlap> merged;
-  for (;;) {
-    u32 task = kNone;
-    for (u32 s = 0; s < shards; ++s)
-      if (next[s] < outcome[s].tasks.size()) {
-        u32 t = outcome[s].tasks[next[s]].task;
-        if (task == kNone || sh.g.tau[t] < sh.g.tau[task]) task = t;
-      }
-    if (task == kNone) break;
-    merged.clear();
-    bool stopped = false;
-    for (u32 s = 0; s < shards; ++s) {
-      if (next[s] >= outcome[s].tasks.size() || outcome[s].tasks[next[s]].task != task) continue;
-      const TaskConflicts& c = outcome[s].tasks[next[s]++];
-      merged.insert(merged.end(), outcome[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.begin),
-                    outcome[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.end));
-      stopped |= c.stopped;
+  void finish(MemConflictStats* stats) override {
+    if (shards_ > 1) merge();
+    OrderCandidate warning;
+    for (const ShardOutcome& o : outcome_) {
+      const OrderCandidate& c = o.warning;
+      if (c.pair.later_slice != kNone && !warning.precedes(c.tau, c.index)) warning = c;
     }
-    reporter.report(task, merged, stopped);
+    if (warning.pair.later_slice != kNone) reporter_.report_order_warning(warning.pair);
+    if (!stats) return;
+    for (const ShardOutcome& o : outcome_) {
+      stats->accesses += o.stats.accesses;
+      stats->queries += o.stats.queries;
+      stats->atomic_pairs += o.stats.atomic_pairs;
+      stats->scanned += o.stats.scanned;
+    }
+    stats->pairs += reporter_.pairs_reported;
   }
-  for (ShardOutcome& o : outcome) {
-    stats.push_back(o.stats);
-    const OrderCandidate& c = o.warning;
-    if (c.pair.later_slice != kNone && !warning.precedes(c.tau, c.index)) warning = c;
+
+ private:
+  void merge() {
+    std::vector<std::size_t> next(shards_, 0);
+    std::vector<Overlap> merged;
+    for (;;) {
+      u32 task = kNone;
+      for (u32 s = 0; s < shards_; ++s)
+        if (next[s] < outcome_[s].tasks.size()) {
+          u32 t = outcome_[s].tasks[next[s]].task;
+          if (task == kNone || shared_.g.tau[t] < shared_.g.tau[task]) task = t;
+        }
+      if (task == kNone) break;
+      merged.clear();
+      bool stopped = false;
+      for (u32 s = 0; s < shards_; ++s) {
+        if (next[s] >= outcome_[s].tasks.size() || outcome_[s].tasks[next[s]].task != task) continue;
+        const TaskConflicts& c = outcome_[s].tasks[next[s]++];
+        merged.insert(merged.end(), outcome_[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.begin),
+                      outcome_[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.end));
+        stopped |= c.stopped;
+      }
+      reporter_.report(task, merged, stopped);
+    }
   }
-}
+
+  MemConflictOptions opt_;  // SweepShared keeps a reference to it
+  SweepShared shared_;
+  Reporter reporter_;
+  Reachability& reach_;
+  unsigned shards_ = 1;
+  std::vector<std::unique_ptr<Reachability>> forks_;
+  std::vector<ShardOutcome> outcome_;
+};
 
 }  // namespace
 
@@ -793,6 +824,12 @@ u16 atomic_reduce_class(const Task& k) {
   // An AIV reduce is an atomic-add/max/min write of MTE3 (aiv.md §2.5).
   if (!is_reduce_task(k.type) || (k.link != Link::SDMA && k.link != Link::RDMA && k.link != Link::AIV)) return 0;
   return static_cast<u16>(1 + static_cast<u32>(k.reduce_op) * kDataTypeCount + static_cast<u32>(k.data_type));
+}
+
+std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+                                                     const MemConflictOptions& options, unsigned pieces,
+                                                     FindingSink& out, std::vector<ConflictPair>* pairs) {
+  return std::make_unique<ShardedSweeps>(trace, graph, reach, options, pieces, out, pairs);
 }
 
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
@@ -807,31 +844,12 @@ void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability
     out.add(std::move(f));
     return;
   }
-  SweepShared shared(trace, graph, options);
-  Reporter reporter(shared, out, pairs);
-  unsigned shards = plan_shards(shared, options.threads);
-  std::vector<MemConflictStats> shard_stats;
-  OrderCandidate warning;
-  if (shards <= 1) {
-    // One sweep over every domain, reporting each later task as it goes.
-    Sweep::Emit emit = [&](u32 task, std::vector<Overlap>& o, bool stopped) { reporter.report(task, o, stopped); };
-    Sweep sweep(shared, reach, kNone, emit);
-    sweep.run();
-    shard_stats.push_back(sweep.stats());
-    warning = sweep.order_candidate();
-  } else {
-    run_shards(shared, reach, shards, reporter, shard_stats, warning);
-  }
-  if (warning.pair.later_slice != kNone) reporter.report_order_warning(warning.pair);
-  if (stats) {
-    for (const MemConflictStats& s : shard_stats) {
-      stats->accesses += s.accesses;
-      stats->queries += s.queries;
-      stats->atomic_pairs += s.atomic_pairs;
-      stats->scanned += s.scanned;
-    }
-    stats->pairs += reporter.pairs_reported;
-  }
+  unsigned threads = std::max(1u, options.threads);
+  auto sweeps = plan_mem_conflict(trace, graph, reach, options, threads, out, pairs);
+  std::vector<Job> jobs;
+  for (unsigned p = 0; p < sweeps->pieces(); ++p) jobs.push_back([&sweeps, p] { sweeps->run(p); });
+  run_jobs(threads, jobs);
+  sweeps->finish(stats);
 }
 
 }  // namespace cc

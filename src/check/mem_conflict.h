@@ -8,6 +8,9 @@
 // an exact happens-before oracle (graph/reach.h).
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "check/sink.h"
 #include "graph/reach.h"
 
@@ -53,6 +56,27 @@ struct MemConflictStats {
 // with each other.
 u16 atomic_reduce_class(const Task& k);
 
+// Stage 4 cut into pieces (shards of its domains) for a caller that runs
+// them on its own threads, beside other work: run every piece once, in any
+// order, distinct pieces at the same time if wished; then finish(), which
+// reports (in the order one sweep would) and adds to `stats`. The findings
+// are the same for every number of pieces. The graph must be complete.
+class MemConflictSweeps {
+ public:
+  virtual ~MemConflictSweeps() = default;
+  virtual unsigned pieces() const = 0;
+  virtual void run(unsigned piece) = 0;
+  virtual void finish(MemConflictStats* stats) = 0;
+};
+
+// At most `pieces` pieces (fewer when there are fewer domains; at most 64).
+// `reach` is piece 0's oracle; the others get forks of it. The findings go
+// to `out` (with one piece, while it runs).
+std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+                                                     const MemConflictOptions& options, unsigned pieces,
+                                                     FindingSink& out, std::vector<ConflictPair>* pairs = nullptr);
+
+// The whole stage on options.threads threads.
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
                         const MemConflictOptions& options, FindingSink& out,
                         std::vector<ConflictPair>* pairs = nullptr,

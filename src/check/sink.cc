@@ -27,6 +27,24 @@ void FindingSink::add(Finding f) {
   findings_.push_back(std::move(f));
 }
 
+void FindingSink::absorb(FindingSink&& later) {
+  for (const auto& [key, n] : later.totals_) totals_[key] += n;
+  errors_ += later.errors_;
+  warnings_ += later.warnings_;
+  causes_ += later.causes_;
+  consequences_ += later.consequences_;
+  // `later` kept the first `cap` of each code in its order: of those, the
+  // ones that still fit here are the ones this sink would have kept.
+  for (Finding& f : later.findings_) {
+    u64& kept = kept_[{f.code, f.code == 0 ? f.tag : std::string()}];
+    if (kept >= cap_) continue;
+    ++kept;
+    findings_.push_back(std::move(f));
+  }
+  for (const auto& [key, n] : later.kept_) kept_.try_emplace(key, 0);  // wants() answers as after add()
+  later.findings_.clear();
+}
+
 bool FindingSink::has(u16 code) const {
   for (const auto& [key, n] : totals_)
     if (std::get<1>(key) == code && n > 0) return true;

@@ -37,6 +37,12 @@ class FindingSink {
   u64 warnings() const { return warnings_; }
   bool has(u16 code) const;  // any finding with this code, of either severity
 
+  // Takes `later`'s findings and counts as if they had been added here,
+  // after this sink's own: a stage that ran on its own sink beside another
+  // (at the same time) reports exactly what it would have after it. Both
+  // sinks must have the same cap.
+  void absorb(FindingSink&& later);
+
  private:
   u32 cap_;
   std::vector<Finding> findings_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "check/aiv_rules.h"
 #include "check/pairing.h"
@@ -14,6 +15,7 @@
 #include "graph/graph.h"
 #include "graph/reach.h"
 #include "model/describe.h"
+#include "model/jobs.h"
 #include "pipeline/stopwatch.h"
 
 namespace cc {
@@ -51,6 +53,63 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
   res.pass = res.errors == 0;
   res.ms = ms_since(t_all);
   return res;
+}
+
+// What stages 4 and 5 found and took, each timed on its own.
+struct LateStages {
+  MemConflictStats mem;
+  SemanticStats semantic;
+  double mem_ms = 0, semantic_ms = 0;
+};
+
+// Stages 4 and 5 read the trace and the graph and nothing the other
+// writes, so on several threads they run side by side: stage 5 as one job
+// on its own sink, stage 4 as pieces (shards of its domains, twice as many
+// as threads, so that the threads stay busy whichever stage is longer),
+// all taken by the same `opt.threads` workers. Stage 5's findings then
+// follow stage 4's, as when they run one after the other (FindingSink::
+// absorb), so the report is the same for every thread count.
+LateStages run_late_stages(const Trace& trace, const TaskGraph& graph, Reachability& reach, const CheckOptions& opt,
+                           FindingSink& sink, bool mem, bool semantic) {
+  LateStages late;
+  unsigned threads = std::max(1u, opt.threads);
+  MemConflictOptions mem_opt{opt.all_pairs, 64, opt.strict_reduce, threads};
+  if (threads == 1 || !mem || !semantic) {
+    if (mem) {
+      auto t0 = Clock::now();
+      check_mem_conflict(trace, graph, reach, mem_opt, sink, nullptr, &late.mem);
+      late.mem_ms = ms_since(t0);
+    }
+    if (semantic) {
+      auto t0 = Clock::now();
+      check_semantic(trace, graph, sink, &late.semantic);
+      late.semantic_ms = ms_since(t0);
+    }
+    return late;
+  }
+  FindingSink semantic_sink(opt.max_errors);
+  auto start = Clock::now();
+  auto sweeps = plan_mem_conflict(trace, graph, reach, mem_opt, std::min(64u, 2 * threads), sink);
+  std::vector<Job> jobs;
+  jobs.push_back([&] {
+    auto t0 = Clock::now();
+    check_semantic(trace, graph, semantic_sink, &late.semantic);
+    late.semantic_ms = ms_since(t0);
+  });
+  std::atomic<unsigned> pieces_left{sweeps->pieces()};
+  Clock::time_point mem_end;
+  for (unsigned p = 0; p < sweeps->pieces(); ++p)
+    jobs.push_back([&, p] {
+      sweeps->run(p);
+      if (pieces_left.fetch_sub(1) == 1) mem_end = Clock::now();
+    });
+  run_jobs(threads, jobs);
+  auto t0 = Clock::now();
+  sweeps->finish(&late.mem);
+  // Stage 4's time: from the start to its last piece, plus its report.
+  late.mem_ms = std::chrono::duration<double, std::milli>(mem_end - start).count() + ms_since(t0);
+  sink.absorb(std::move(semantic_sink));
+  return late;
 }
 
 }  // namespace
@@ -120,19 +179,17 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
         "(101/102/110/111, a CCU mission or AIV launch that could not be expanded, or an MSCCL schedule that "
         "hangs or pairs its sends ambiguously, 602)."));
   } else {
-    // Stage 4 (MemConflict) and stage 5 (SemanticCheck) run here, in that
-    // order, each only when selected by --stages.
-    if (opt.stages & kStageMem) {
-      MemConflictStats ms;
-      timed("mem", [&] {
-        check_mem_conflict(trace, graph, reach,
-                           MemConflictOptions{opt.all_pairs, 64, opt.strict_reduce, std::max(1u, opt.threads)}, sink,
-                           nullptr, &ms);
-      });
-      scanned_elsewhere = ms.scanned;
+    // Stage 4 (MemConflict) and stage 5 (SemanticCheck), each only when
+    // selected by --stages; on several threads, side by side.
+    bool mem = opt.stages & kStageMem;
+    bool semantic = (opt.stages & kStageSemantic) && trace.op.known;
+    LateStages late = run_late_stages(trace, graph, reach, opt, sink, mem, semantic);
+    if (mem) {
+      res.times.push_back({"mem", late.mem_ms});
+      scanned_elsewhere = late.mem.scanned;
       res.stats.push_back(fmt::format("mem: {} accesses, {} ordering queries, {} conflicting pairs, {} unordered "
                                       "SDMA reduce pairs (atomic)",
-                                      ms.accesses, ms.queries, ms.pairs, ms.atomic_pairs));
+                                      late.mem.accesses, late.mem.queries, late.mem.pairs, late.mem.atomic_pairs));
     } else {
       sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     }
@@ -144,9 +201,9 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
           "sidecar CASE.op.json / LOG.op.json, README.md \"Supported inputs\"; an MSCCL send, recv or alltoallv, whose XML "
           "carries neither counts nor peers)."));
     } else {
-      SemanticStats ss;
-      timed("semantic", [&] { check_semantic(trace, graph, sink, &ss); });
+      res.times.push_back({"semantic", late.semantic_ms});
       link_results_to_races(trace, sink);
+      const SemanticStats& ss = late.semantic;
       res.stats.push_back(fmt::format("semantic: {} data tasks, {} segments, {} contribution sets, {} unions "
                                       "({} from the memo)",
                                       ss.data_tasks, ss.segments, ss.sets, ss.unions, ss.memo_hits));
