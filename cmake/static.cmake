@@ -1,7 +1,7 @@
 # COLLCHECK_STATIC: a binary to copy to machines that have none of
 # collcheck's libraries (the nodes of a cluster). It links statically what
 # Debian ships as static libraries: libstdc++ and libgcc (-static-libstdc++
-# -static-libgcc), zlib, zstd, SQLite and libxml2 with ICU and liblzma
+# -static-libgcc), zlib, zstd, SQLite, libxml2 with ICU and liblzma, and jemalloc
 # (their .a files in the -dev packages). simdjson and fmt stay shared, Debian ships no .a of either; `cmake
 # --install` puts them in lib/collcheck/ next to bin/, where the binary looks
 # first (RUNPATH $ORIGIN/../lib/collcheck, cmake/install.cmake). glibc stays
@@ -14,7 +14,11 @@
 option(COLLCHECK_STATIC "Link libstdc++, libgcc, zlib, zstd, SQLite and libxml2 statically; install simdjson and fmt with the binary" OFF)
 
 if(NOT COLLCHECK_STATIC)
-  set(COLLCHECK_LINKAGE "shared system libraries (simdjson, fmt, zlib, zstd, SQLite, libxml2, libstdc++, glibc)")
+  set(_collcheck_jemalloc "")
+  if(COLLCHECK_USE_JEMALLOC)
+    set(_collcheck_jemalloc "jemalloc, ")
+  endif()
+  set(COLLCHECK_LINKAGE "shared system libraries (simdjson, fmt, zlib, zstd, SQLite, libxml2, ${_collcheck_jemalloc}libstdc++, glibc)")
   return()
 endif()
 if(COLLCHECK_SANITIZE OR COLLCHECK_FUZZ)
@@ -142,6 +146,9 @@ _collcheck_link_static(fmt::fmt fmt)
 # library makes the static binary about 30 MB larger, the price of needing
 # no libicu on the node.)
 _collcheck_link_static(LibXml2::LibXml2 libxml2 ${PC_LIBXML_STATIC_LIBRARIES} dl pthread)
+if(COLLCHECK_USE_JEMALLOC)
+  _collcheck_link_static(PkgConfig::JEMALLOC jemalloc jemalloc m pthread dl)
+endif()
 
 list(JOIN _collcheck_static ", " _s)
 list(JOIN _collcheck_shared ", " _d)

@@ -5,6 +5,18 @@
 #include "cli/commands.h"
 #include "collcheck_version.h"
 
+#if COLLCHECK_JEMALLOC
+// jemalloc reads this when it starts (before MALLOC_CONF, which still
+// overrides it). A check of 10^7 tasks walks arrays of hundreds of MB in
+// the graph's order: with 4 KiB pages, page faults and TLB misses took a
+// third of its time; huge pages (2 MiB, where the system allows them)
+// roughly halve the whole check (docs/PERFORMANCE.md).
+extern "C" {
+extern const char* malloc_conf;
+const char* malloc_conf = "thp:always,metadata_thp:auto";
+}
+#endif
+
 int main(int argc, char** argv) {
   CLI::App app{"collcheck: verify collective-communication operators from their records"};
   app.set_version_flag("--version", std::string("collcheck ") + cc::kCollcheckVersion + "\nlinked: " + cc::kCollcheckLinkage);

@@ -22,7 +22,7 @@ p=$t/prefix
 "$cmake" --install "$build" --prefix "$p" >"$t/install.log" 2>&1 || { cat "$t/install.log"; fail "cmake --install"; }
 
 out=$("$p/bin/collcheck" --version) || fail "collcheck --version"
-echo "$out" | grep -q '^linked: static libstdc++, libgcc, zlib, zstd, SQLite, libxml2; shared ' ||
+echo "$out" | grep -q '^linked: static libstdc++, libgcc, zlib, zstd, SQLite, libxml2, jemalloc; shared ' ||
   fail "--version does not say it is linked statically: $out"
 ok "$(echo "$out" | tr '\n' ' ')"
 
@@ -32,7 +32,7 @@ bundled=""
 for lib in $needed; do
   case $lib in
     libc.so.* | libm.so.* | ld-linux*.so.* | libpthread.so.* | libdl.so.* | librt.so.*) ;;
-    libstdc++* | libgcc_s* | libz.so* | libzstd* | libsqlite3* | libxml2* | libicu* | liblzma*) fail "$lib is linked dynamically" ;;
+    libstdc++* | libgcc_s* | libz.so* | libzstd* | libsqlite3* | libxml2* | libicu* | liblzma* | libjemalloc*) fail "$lib is linked dynamically" ;;
     *)
       [ -f "$p/lib/collcheck/$lib" ] || fail "$lib is needed but not installed in lib/collcheck/"
       bundled="$bundled $lib"
