@@ -4,6 +4,8 @@
 #include <functional>
 #include <queue>
 
+#include "graph/parts.h"
+
 namespace cc {
 
 bool pairs_by_notify(const Trace& trace, const Task& k) {
@@ -13,38 +15,196 @@ bool pairs_by_notify(const Trace& trace, const Task& k) {
 
 namespace {
 
-// Interns sync keys by sorting (recordRank, waitRank, notifyId, task).
-void intern_keys(const Trace& trace, TaskGraph& g) {
-  struct Entry {
-    u32 record_rank, wait_rank, notify, task;
-    bool operator<(const Entry& o) const {
-      if (record_rank != o.record_rank) return record_rank < o.record_rank;
-      if (wait_rank != o.wait_rank) return wait_rank < o.wait_rank;
-      if (notify != o.notify) return notify < o.notify;
-      return task < o.task;
+// One valid sync task under its key; the keys are numbered in the order
+// of (recordRank, waitRank, notifyId), a key's tasks in task-id order.
+struct KeyEntry {
+  u32 record_rank, wait_rank, notify, task;
+  bool operator<(const KeyEntry& o) const {
+    if (record_rank != o.record_rank) return record_rank < o.record_rank;
+    if (wait_rank != o.wait_rank) return wait_rank < o.wait_rank;
+    if (notify != o.notify) return notify < o.notify;
+    return task < o.task;
+  }
+  bool same_key(const KeyEntry& o) const {
+    return record_rank == o.record_rank && wait_rank == o.wait_rank && notify == o.notify;
+  }
+};
+
+KeyEntry key_entry(const Task& k, u32 task) {
+  bool rec = k.type == TaskType::RECORD;
+  return {rec ? k.rank : k.peer, rec ? k.peer : k.rank, k.notify, task};
+}
+
+// Sorts the entries of one bucket, which arrive in task order. A bucket of
+// one recording rank is spread over its waiting ranks by counting when they
+// are few. What is left to sort is then mostly a few ascending runs, one
+// per stream taking part (a stream signals a peer with notify ids in the
+// order it uses them): those are merged; anything else is sorted outright.
+// Buffers are kept from bucket to bucket.
+struct BucketSorter {
+  std::vector<KeyEntry> e, spread;
+  std::vector<u32> at, runs, merged_runs;
+
+  void sort(bool one_record_rank) {
+    if (std::is_sorted(e.begin(), e.end())) return;
+    auto [lo, hi] = std::minmax_element(e.begin(), e.end(), [](const KeyEntry& x, const KeyEntry& y) {
+      return x.wait_rank < y.wait_rank;
+    });
+    u32 base = lo->wait_rank;
+    u64 span = u64{hi->wait_rank} - base + 1;
+    if (!one_record_rank || span > e.size()) {
+      sort_runs(0, static_cast<u32>(e.size()));
+      return;
     }
-  };
-  std::vector<Entry> entries;
-  for (u32 i = 0; i < g.task_count; ++i) {
-    const Task& k = trace.tasks[i];
-    if (!pairs_by_notify(trace, k)) continue;
-    bool rec = k.type == TaskType::RECORD;
-    entries.push_back({rec ? k.rank : k.peer, rec ? k.peer : k.rank, k.notify, i});
+    at.assign(span + 1, 0);
+    for (const KeyEntry& x : e) at[x.wait_rank - base + 1]++;
+    for (u64 w = 0; w < span; ++w) at[w + 1] += at[w];
+    spread.resize(e.size());
+    for (const KeyEntry& x : e) spread[at[x.wait_rank - base]++] = x;  // stable: task order kept
+    e.swap(spread);
+    // at[w] is now where the run of waiting rank base+w ends.
+    u32 from = 0;
+    for (u64 w = 0; w < span; ++w) {
+      sort_runs(from, at[w]);
+      from = at[w];
+    }
   }
-  std::sort(entries.begin(), entries.end());
-  g.key_of.assign(g.task_count, kNone);
-  g.key_tasks.resize(entries.size());
+
+  // Sorts e[from, to): merges its ascending runs pairwise when they are
+  // few, sorts it when they are not.
+  void sort_runs(u32 from, u32 to) {
+    runs.assign(1, from);
+    for (u32 i = from + 1; i < to; ++i)
+      if (e[i] < e[i - 1]) {
+        if (runs.size() == 16) {
+          std::sort(e.begin() + from, e.begin() + to);
+          return;
+        }
+        runs.push_back(i);
+      }
+    runs.push_back(to);
+    while (runs.size() > 2) {
+      std::size_t count = runs.size() - 1;
+      merged_runs.assign(1, from);
+      for (std::size_t i = 0; i + 2 <= count; i += 2) {
+        std::inplace_merge(e.begin() + runs[i], e.begin() + runs[i + 1], e.begin() + runs[i + 2]);
+        merged_runs.push_back(runs[i + 2]);
+      }
+      if (count % 2) merged_runs.push_back(to);
+      runs.swap(merged_runs);
+    }
+  }
+};
+
+// Interns sync keys: key_tasks is every valid sync task sorted by
+// (recordRank, waitRank, notifyId, task), a key each run of equal
+// (recordRank, waitRank, notifyId). Rather than one sort of them all, a
+// counting pass spreads the tasks over buckets of recording ranks, in task
+// order, and the buckets are sorted on their own (BucketSorter). The
+// passes over tasks and the buckets are cut into parts for `workers`
+// threads; each part writes only its own tasks' and buckets' entries.
+void intern_keys(const Trace& trace, TaskGraph& g, unsigned workers) {
+  u32 n = g.task_count;
+  unsigned threads = pass_threads(workers, n);
+  // 1. Each valid sync task's recording rank, parked in key_of (sized by
+  // the caller; kNone for the other tasks). A rank of 2^32-1 is parked as
+  // 2^32-2: the buckets then hold several ranks each (below), and those
+  // two share one.
+  u32 chunks = part_count(workers, n);
+  std::vector<u32> chunk_max(chunks, 0);
+  std::vector<u64> chunk_entries(chunks, 0);
+  run_parts(threads, chunks, [&](u32 c) {
+    u32 top = 0;
+    u64 m = 0;
+    for (u32 i = cut(n, chunks, c); i < cut(n, chunks, c + 1); ++i) {
+      const Task& k = trace.tasks[i];
+      u32 rr = kNone;
+      if (pairs_by_notify(trace, k)) {
+        rr = std::min(k.type == TaskType::RECORD ? k.rank : k.peer, kNone - 1);
+        top = std::max(top, rr);
+        ++m;
+      }
+      g.key_of[i] = rr;
+    }
+    chunk_max[c] = top;
+    chunk_entries[c] = m;
+  });
+  u64 entries = 0;
+  u32 top = 0;
+  for (u32 c = 0; c < chunks; ++c) entries += chunk_entries[c], top = std::max(top, chunk_max[c]);
+  g.key_tasks.resize(entries);
   g.key_begin.clear();
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    bool new_key = i == 0 || e.record_rank != entries[i - 1].record_rank ||
-                   e.wait_rank != entries[i - 1].wait_rank || e.notify != entries[i - 1].notify;
-    if (new_key) g.key_begin.push_back(static_cast<u32>(i));
-    g.key_of[e.task] = static_cast<u32>(g.key_begin.size() - 1);
-    g.key_tasks[i] = e.task;
+  if (entries == 0) {
+    g.key_count = 0;
+    g.key_begin.push_back(0);
+    return;
   }
-  g.key_count = static_cast<u32>(g.key_begin.size());
-  g.key_begin.push_back(static_cast<u32>(entries.size()));
+
+  // 2. Buckets: rank >> shift, no more of them than entries (nor 2^16), so
+  // that a header naming many ranks costs nothing. Counted per part and
+  // bucket, then placed bucket by bucket, part after part: task order.
+  u64 limit = std::min<u64>(entries, u64{1} << 16);
+  u32 shift = 0;
+  while ((u64{top} >> shift) >= limit) ++shift;
+  u32 buckets = (top >> shift) + 1;
+  u32 parts = part_count(workers, n, std::max<u64>(1, n / buckets));
+  std::vector<u32> at(u64{parts} * buckets, 0);
+  run_parts(threads, parts, [&](u32 c) {
+    u32* count = &at[u64{c} * buckets];
+    for (u32 i = cut(n, parts, c); i < cut(n, parts, c + 1); ++i)
+      if (g.key_of[i] != kNone) count[g.key_of[i] >> shift]++;
+  });
+  std::vector<u32> bucket_begin = place_by_key(at, parts, buckets);
+  run_parts(threads, parts, [&](u32 c) {
+    u32* pos = &at[u64{c} * buckets];
+    for (u32 i = cut(n, parts, c); i < cut(n, parts, c + 1); ++i)
+      if (g.key_of[i] != kNone) g.key_tasks[pos[g.key_of[i] >> shift]++] = i;
+  });
+  at = {};
+
+  // 3. Each bucket sorted, its keys numbered from 0 (parked in key_of);
+  // parts are runs of buckets of about equal entries.
+  u32 groups = part_count(workers, buckets);
+  std::vector<u32> group_first(groups + 1, buckets);
+  for (u32 p = 0; p < groups; ++p)
+    group_first[p] = static_cast<u32>(
+        std::lower_bound(bucket_begin.begin(), bucket_begin.end() - 1, cut(entries, groups, p)) - bucket_begin.begin());
+  std::vector<u32> bucket_keys(buckets + 1, 0);
+  run_parts(threads, groups, [&](u32 p) {
+    BucketSorter s;
+    for (u32 b = group_first[p]; b < group_first[p + 1]; ++b) {
+      u32 lo = bucket_begin[b], hi = bucket_begin[b + 1];
+      if (lo == hi) continue;
+      s.e.resize(hi - lo);
+      for (u32 i = lo; i < hi; ++i) s.e[i - lo] = key_entry(trace.tasks[g.key_tasks[i]], g.key_tasks[i]);
+      s.sort(shift == 0);
+      u32 local = 0;
+      for (u32 j = 0; j < hi - lo; ++j) {
+        if (j > 0 && !s.e[j].same_key(s.e[j - 1])) ++local;
+        g.key_tasks[lo + j] = s.e[j].task;
+        g.key_of[s.e[j].task] = local;
+      }
+      bucket_keys[b + 1] = local + 1;
+    }
+  });
+
+  // 4. Keys numbered across buckets.
+  for (u32 b = 0; b < buckets; ++b) bucket_keys[b + 1] += bucket_keys[b];
+  g.key_count = bucket_keys[buckets];
+  g.key_begin.resize(g.key_count + 1);
+  g.key_begin[g.key_count] = static_cast<u32>(entries);
+  run_parts(threads, groups, [&](u32 p) {
+    for (u32 b = group_first[p]; b < group_first[p + 1]; ++b) {
+      u32 base = bucket_keys[b], prev = kNone;
+      for (u32 i = bucket_begin[b]; i < bucket_begin[b + 1]; ++i) {
+        u32 t = g.key_tasks[i];
+        u32 local = g.key_of[t];
+        if (local != prev) g.key_begin[base + local] = i;
+        prev = local;
+        g.key_of[t] = base + local;
+      }
+    }
+  });
 }
 
 void build_explicit_edges(const Trace& trace, TaskGraph& g) {
@@ -116,8 +276,8 @@ std::vector<u32> initial_pending(const Trace& trace, const TaskGraph& g, bool al
 // which the streams run.
 class Simulation final : public SimulationControl {
  public:
-  Simulation(const Trace& trace, TaskGraph& g, SimulationHooks* hooks)
-      : trace_(trace), g_(g), hooks_(hooks) {}
+  Simulation(const Trace& trace, TaskGraph& g, SimulationHooks* hooks, unsigned workers)
+      : trace_(trace), g_(g), hooks_(hooks), workers_(workers) {}
 
   void run();
   void release(u32 task) override {
@@ -144,6 +304,8 @@ class Simulation final : public SimulationControl {
   const Trace& trace_;
   TaskGraph& g_;
   SimulationHooks* hooks_;
+  unsigned workers_;
+  u32 executed_ = 0;  // tasks in g_.order so far
   std::vector<u32> head_;
   std::vector<u32> pending_;  // explicit predecessors and hook holds not yet done
   std::vector<char> queued_, active_;
@@ -160,17 +322,23 @@ class Simulation final : public SimulationControl {
 void Simulation::run() {
   u32 n = g_.task_count;
   u32 nc = g_.chain_count();
-  g_.partner.assign(n, kNone);
-  g_.tau.assign(n, kNone);
-  g_.order.clear();
-  g_.order.reserve(n);
+  // The tables are large and fresh (their first touch is what costs):
+  // they are filled side by side before the simulation (one thread) runs.
+  auto fill = [](std::vector<u32>& v, std::size_t size) { v.assign(size, kNone); };
+  std::vector<Job> tables = {
+      [&] { fill(g_.partner, n); },
+      [&] { fill(g_.tau, n); },
+      [&] { fill(rec_next_, n); },
+      [&] { fill(g_.order, n); },  // cut to the executed tasks at the end
+      [&] {
+        for (std::vector<u32>* v : {&rec_head_, &rec_tail_, &waiter_head_}) fill(*v, g_.key_count);
+        consumed_.reserve(g_.key_tasks.size());
+      },
+      [&] { pending_ = initial_pending(trace_, g_, hooks_ != nullptr); },
+  };
+  run_jobs(pass_threads(workers_, n), tables);
   head_.assign(g_.chain_first.begin(), g_.chain_first.end() - 1);
-  pending_ = initial_pending(trace_, g_, hooks_ != nullptr);
   if (hooks_) hooks_->add_holds(pending_);
-  rec_head_.assign(g_.key_count, kNone);
-  rec_tail_.assign(g_.key_count, kNone);
-  rec_next_.assign(n, kNone);
-  waiter_head_.assign(g_.key_count, kNone);
   waiter_next_.assign(nc, kNone);
   queued_.assign(nc, 0);
   active_.assign(nc, 0);
@@ -185,7 +353,8 @@ void Simulation::run() {
     run_chain(c);
   }
 
-  g_.complete = g_.order.size() == n;
+  g_.order.resize(executed_);
+  g_.complete = executed_ == n;
   for (u32 c = 0; c < nc; ++c)
     if (head_[c] < g_.chain_end(c)) g_.blocked_heads.push_back(head_[c]);
   for (u32 key = 0; key < g_.key_count; ++key)
@@ -197,8 +366,11 @@ void Simulation::run() {
   for (auto [key, w] : consumed_) g_.pair_begin[key + 1]++;
   for (u32 k = 0; k < g_.key_count; ++k) g_.pair_begin[k + 1] += g_.pair_begin[k];
   g_.pairs.resize(consumed_.size());
-  std::vector<u32> at(g_.pair_begin.begin(), g_.pair_begin.end() - 1);
-  for (auto [key, w] : consumed_) g_.pairs[at[key]++] = w;
+  // pair_begin[k] serves as key k's cursor, ending at key k+1's start...
+  for (auto [key, w] : consumed_) g_.pairs[g_.pair_begin[key]++] = w;
+  // ...so the starts are one place up.
+  std::copy_backward(g_.pair_begin.begin(), g_.pair_begin.end() - 1, g_.pair_begin.end());
+  g_.pair_begin[0] = 0;
 }
 
 void Simulation::run_chain(u32 c) {
@@ -222,8 +394,8 @@ void Simulation::run_chain(u32 c) {
       g_.partner[r] = t;
       consumed_.emplace_back(key, t);
     }
-    g_.tau[t] = static_cast<u32>(g_.order.size());
-    g_.order.push_back(t);
+    g_.tau[t] = executed_;
+    g_.order[executed_++] = t;
     ++head_[c];
     if (key != kNone && k.type == TaskType::RECORD) {
       if (rec_tail_[key] == kNone) rec_head_[key] = t;
@@ -334,18 +506,28 @@ std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) 
   return pos;
 }
 
-TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks) {
+TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks, unsigned workers) {
   TaskGraph g;
-  g.task_count = static_cast<u32>(trace.tasks.size());
-  g.stream_of.resize(g.task_count);
-  for (u32 s = 0; s < trace.streams.size(); ++s) {
-    const Stream& st = trace.streams[s];
-    std::fill_n(g.stream_of.begin() + st.first_task, st.task_count, s);
-  }
-  intern_keys(trace, g);
+  u32 n = g.task_count = static_cast<u32>(trace.tasks.size());
+  // Two fresh per-task tables, side by side (the first touch of fresh
+  // memory is what costs).
+  std::vector<Job> tables = {
+      [&] {
+        g.stream_of.resize(n);
+        for (u32 s = 0; s < trace.streams.size(); ++s) {
+          const Stream& st = trace.streams[s];
+          std::fill_n(g.stream_of.begin() + st.first_task, st.task_count, s);
+        }
+      },
+      [&] {
+        g.key_of.resize(n);
+      },
+  };
+  run_jobs(pass_threads(workers, n), tables);
+  intern_keys(trace, g, workers);
   build_explicit_edges(trace, g);
   build_chains(trace, g);
-  Simulation(trace, g, hooks).run();
+  Simulation(trace, g, hooks, workers).run();
   if (!hooks && !trace.sim_order.empty()) adopt_recorded_order(trace, g);
   return g;
 }

@@ -98,7 +98,9 @@ class SimulationHooks {
 // Builds the graph and runs the pairing simulation of checks.md. Tasks of a
 // chain that starts with an unchained task run as soon as they can: right
 // after the step that made them ready, before the simulation goes on.
-TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr);
+// `workers` threads share the passes over all tasks (the simulation itself
+// runs on one); the graph is the same for every number of them.
+TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr, unsigned workers = 1);
 
 // A second topological order of the paired graph (stream, sync and explicit
 // edges), breaking ties the other way round: the highest (rank, stream) that
