@@ -2,86 +2,137 @@
 
 #include <algorithm>
 
+#include "graph/parts.h"
+
 namespace cc {
 
 Reachability::Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2)
+    : Reachability(trace, graph, ReachOptions{eager_order2, 1}) {}
+
+Reachability::Reachability(const Trace& trace, const TaskGraph& graph, ReachOptions options)
     : trace_(trace), g_(graph), index_(std::make_shared<Index>()), next_out_(index_->next_out), prev_in_(index_->prev_in),
       fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
   // Made here, read-only from now on (next_out_ and prev_in_ are bound to it).
-  Index& ix = const_cast<Index&>(*index_);
-  if (eager_order2 && graph.complete) tau2_ = reverse_priority_order(trace, graph);
-  ix.next_out.resize(graph.task_count + 1);
-  ix.prev_in.resize(graph.task_count);
-  for (u32 c = 0; c < graph.chain_count(); ++c) {
-    u32 begin = graph.chain_begin(c), end = graph.chain_end(c), next = end;
-    for (u32 t = end; t-- > begin;) {
-      if (has_out(t)) next = t;
-      ix.next_out[t] = next;
-    }
-    u32 prev = kNone;
-    for (u32 t = begin; t < end; ++t) {
-      if (has_in(t)) prev = t;
-      ix.prev_in[t] = prev;
-    }
-  }
-  ix.next_out[graph.task_count] = graph.task_count;
-  build_hops(ix);
+  build_index(const_cast<Index&>(*index_), options.workers);
+  if (options.eager_order2 && graph.complete) tau2_ = reverse_priority_order(trace, graph);
 }
 
 Reachability::Reachability(const Reachability& base, Fork)
     : trace_(base.trace_), g_(base.g_), index_(base.index_), next_out_(index_->next_out), prev_in_(index_->prev_in),
       tau2_(base.tau2_), fwd_(base.g_.chain_count(), kNone), bwd_(base.g_.chain_count(), kNone) {}
 
-void Reachability::build_hops(Index& ix) const {
-  struct Edge {
-    u64 pair;
-    u32 to, from;
-  };
-  std::vector<Edge> edges;
-  auto add = [&](u32 from, u32 to) {
-    u64 pair = (u64{g_.chain(from)} << 32) | g_.chain(to);
-    edges.push_back({pair, to, from});
-  };
-  for (u32 t = 0; t < g_.task_count; ++t) {
-    if (trace_.tasks[t].type == TaskType::RECORD && g_.partner[t] != kNone) add(t, g_.partner[t]);
-    if (g_.has_explicit_edges())
-      for (u32 e = g_.out_begin[t]; e < g_.out_begin[t + 1]; ++e) add(t, g_.out_to[e]);
-  }
-  std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) {
-    return x.pair != y.pair ? x.pair < y.pair : x.to < y.to;
-  });
-  ix.hops.resize(edges.size());
-  ix.hop_range.reserve(edges.size() / 4 + 1);
-  for (std::size_t i = 0; i < edges.size();) {
-    std::size_t j = i;
-    u32 latest = 0;
-    for (; j < edges.size() && edges[j].pair == edges[i].pair; ++j) {
-      latest = std::max(latest, edges[j].from);
-      ix.hops[j] = {edges[j].to, latest};
+// The index in three passes over runs of whole chains (parts.h), each part
+// writing only its own chains' entries and its own row of counts:
+//  1. per chain, prev_in forward and next_out backward, and the in-edges
+//     of the part's tasks counted by the chain they leave;
+//  2. the edges, visited by target task (so in order of entered chain and
+//     target: chains are runs of consecutive tasks, in chain order),
+//     placed by the chain they leave: a counting sort, which
+//     leaves each chain's edges ordered by (entered chain, target, source)
+//     without comparing any;
+//  3. per chain, its groups of one entered chain and their latest sources.
+void Reachability::build_index(Index& ix, unsigned workers) const {
+  const TaskGraph& g = g_;
+  u32 n = g.task_count, nc = g.chain_count();
+  unsigned threads = pass_threads(workers, n);
+  // Rows of counts cost parts x chains: no more of them than tasks.
+  u32 parts = part_count(workers, nc, std::max<u64>(1, n / std::max(1u, nc)));
+  std::vector<u32> first_chain(parts + 1, nc);
+  first_chain[0] = 0;
+  for (u32 p = 1; p < parts; ++p)
+    first_chain[p] = static_cast<u32>(
+        std::lower_bound(g.chain_first.begin(), g.chain_first.end() - 1, cut(n, parts, p)) - g.chain_first.begin());
+  auto tasks_of = [&](u32 p) { return std::pair{g.chain_first[first_chain[p]], g.chain_first[first_chain[p + 1]]}; };
+  bool explicit_edges = g.has_explicit_edges();
+
+  // 1. (The two fresh tables first touched side by side.)
+  std::vector<Job> tables = {[&] { ix.next_out.resize(n + 1); }, [&] { ix.prev_in.resize(n); }};
+  run_jobs(threads, tables);
+  std::vector<u32> at(u64{parts} * nc, 0);
+  run_parts(threads, parts, [&](u32 p) {
+    u32* count = &at[u64{p} * nc];
+    for (u32 c = first_chain[p]; c < first_chain[p + 1]; ++c) {
+      u32 begin = g.chain_begin(c), end = g.chain_end(c), prev = kNone;
+      for (u32 t = begin; t < end; ++t) {
+        TaskType type = trace_.tasks[t].type;
+        bool paired = g.partner[t] != kNone, in = false, out = paired && type == TaskType::RECORD;
+        if (paired && type == TaskType::WAIT) {
+          count[g.chain(g.partner[t])]++;
+          in = true;
+        }
+        if (explicit_edges) {
+          for (u32 e = g.in_begin[t]; e < g.in_begin[t + 1]; ++e) count[g.chain(g.in_from[e])]++;
+          in |= g.in_begin[t + 1] > g.in_begin[t];
+          out |= g.out_begin[t + 1] > g.out_begin[t];
+        }
+        if (in) prev = t;
+        ix.prev_in[t] = prev;
+        ix.next_out[t] = out ? t : kNone;
+      }
+      u32 next = end;
+      for (u32 t = end; t-- > begin;) {
+        if (ix.next_out[t] != kNone) next = t;
+        ix.next_out[t] = next;
+      }
     }
-    ix.hop_range[edges[i].pair] = {static_cast<u32>(i), static_cast<u32>(j)};
-    i = j;
-  }
+  });
+  ix.next_out[n] = n;
+
+  // 2. Hops of chain c from hop_first[c], part after part.
+  std::vector<u32> hop_first = place_by_key(at, parts, nc);
+  ix.hops.resize(hop_first[nc]);
+  run_parts(threads, parts, [&](u32 p) {
+    u32* pos = &at[u64{p} * nc];
+    std::vector<u32> from;
+    auto [lo, hi] = tasks_of(p);
+    for (u32 t = lo; t < hi; ++t) {
+      if (ix.prev_in[t] != t) continue;  // no in-edges
+      from.clear();
+      if (g.partner[t] != kNone && trace_.tasks[t].type == TaskType::WAIT) from.push_back(g.partner[t]);
+      if (explicit_edges)
+        from.insert(from.end(), g.in_from.begin() + g.in_begin[t], g.in_from.begin() + g.in_begin[t + 1]);
+      if (from.size() > 1) std::sort(from.begin(), from.end());
+      for (u32 f : from) ix.hops[pos[g.chain(f)]++] = {t, f};  // the source, made the latest in 3
+    }
+  });
+  at = {};
+
+  // 3.
+  std::vector<std::vector<Index::Pair>> part_pairs(parts);
+  ix.pair_begin.assign(nc + 1, 0);
+  run_parts(threads, parts, [&](u32 p) {
+    for (u32 c = first_chain[p]; c < first_chain[p + 1]; ++c) {
+      for (u32 i = hop_first[c]; i < hop_first[c + 1];) {
+        u32 to_chain = g.chain(ix.hops[i].to), j = i, latest = 0;
+        for (; j < hop_first[c + 1] && g.chain(ix.hops[j].to) == to_chain; ++j) {
+          latest = std::max(latest, ix.hops[j].latest_from);
+          ix.hops[j].latest_from = latest;
+        }
+        part_pairs[p].push_back({to_chain, i, j});
+        ix.pair_begin[c + 1]++;
+        i = j;
+      }
+    }
+  });
+  for (u32 c = 0; c < nc; ++c) ix.pair_begin[c + 1] += ix.pair_begin[c];
+  ix.pairs.resize(ix.pair_begin[nc]);
+  run_parts(threads, parts, [&](u32 p) {
+    std::copy(part_pairs[p].begin(), part_pairs[p].end(), ix.pairs.begin() + ix.pair_begin[first_chain[p]]);
+  });
 }
 
 // An edge u -> v with a <= u on a's chain and v <= b on b's chain.
 bool Reachability::one_hop(u32 a, u32 b) const {
-  u64 pair = (u64{g_.chain(a)} << 32) | g_.chain(b);
-  auto it = index_->hop_range.find(pair);
-  if (it == index_->hop_range.end()) return false;
-  auto first = index_->hops.begin() + it->second.first, last = index_->hops.begin() + it->second.second;
-  auto pos = std::upper_bound(first, last, b, [](u32 v, const Index::Hop& h) { return v < h.to; });
-  return pos != first && std::prev(pos)->latest_from >= a;
-}
-
-bool Reachability::has_out(u32 t) const {
-  return (trace_.tasks[t].type == TaskType::RECORD && g_.partner[t] != kNone) ||
-         (g_.has_explicit_edges() && g_.out_begin[t + 1] > g_.out_begin[t]);
-}
-
-bool Reachability::has_in(u32 t) const {
-  return (trace_.tasks[t].type == TaskType::WAIT && g_.partner[t] != kNone) ||
-         (g_.has_explicit_edges() && g_.in_begin[t + 1] > g_.in_begin[t]);
+  const Index& ix = *index_;
+  u32 ca = g_.chain(a), cb = g_.chain(b);
+  const Index::Pair* first = ix.pairs.data() + ix.pair_begin[ca];
+  const Index::Pair* last = ix.pairs.data() + ix.pair_begin[ca + 1];
+  const Index::Pair* group =
+      std::lower_bound(first, last, cb, [](const Index::Pair& x, u32 c) { return x.to_chain < c; });
+  if (group == last || group->to_chain != cb) return false;
+  auto hf = ix.hops.begin() + group->begin, hl = ix.hops.begin() + group->end;
+  auto pos = std::upper_bound(hf, hl, b, [](u32 v, const Index::Hop& h) { return v < h.to; });
+  return pos != hf && std::prev(pos)->latest_from >= a;
 }
 
 int Reachability::quick(u32 a, u32 b) const {

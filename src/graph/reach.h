@@ -2,12 +2,16 @@
 #pragma once
 
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "graph/graph.h"
 
 namespace cc {
+
+struct ReachOptions {
+  bool eager_order2 = false;  // build τ2 at once (tests use it to cover both paths)
+  unsigned workers = 1;       // threads building the index (the same index for any number)
+};
 
 // Exact reachability, in layers, cheapest first:
 // Streams are cut into chains at unchained tasks (graph.h); every "stream"
@@ -34,11 +38,12 @@ namespace cc {
 // Not thread-safe: it keeps per-chain scratch state between queries. A
 // thread of its own gets a fork (the second constructor): the index built
 // from the graph (next_out_, prev_in_, the one-hop edges) is shared, the
-// search state is its own.
+// search state is its own. The index is built by ReachOptions::workers
+// threads, the same for any number of them.
 class Reachability {
  public:
-  // `eager_order2` builds τ2 at once (tests use it to cover both paths).
   Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2 = false);
+  Reachability(const Trace& trace, const TaskGraph& graph, ReachOptions options);
   // A fork of `base`: the same answers, its own search state (and τ2, as
   // far as `base` has built it), sharing base's index. Made on the thread
   // that owns `base`, then used on another.
@@ -55,12 +60,35 @@ class Reachability {
   // Number of tasks scanned by all queries so far (for statistics).
   u64 scanned() const { return scanned_; }
 
+  // What the constructor derives from the graph, read-only afterwards
+  // (shared by forks; public for the tests that compare its builds).
+  struct Index {
+    std::vector<u32> next_out;  // first task at or after t on its stream with out-edges
+    std::vector<u32> prev_in;   // last task at or before t on its stream with in-edges, or kNone
+    // One-hop index: the edges leaving each chain, grouped by the chain
+    // they enter (in chain order), a group sorted by target task (then
+    // source), each with the latest source task of its group so far.
+    struct Hop {
+      u32 to, latest_from;
+      bool operator==(const Hop&) const = default;
+    };
+    std::vector<Hop> hops;
+    // The groups of chain c are pairs[pair_begin[c] .. pair_begin[c+1]),
+    // by entered chain: a flat table, searched in the few groups of one
+    // chain, where a hash map would hash and chase a node on every query.
+    struct Pair {
+      u32 to_chain, begin, end;  // hops [begin, end)
+      bool operator==(const Pair&) const = default;
+    };
+    std::vector<u32> pair_begin;
+    std::vector<Pair> pairs;
+    bool operator==(const Index&) const = default;
+  };
+  const Index& index() const { return *index_; }
+
  private:
-  struct Index;
-  bool has_out(u32 t) const;
-  void build_hops(Index& ix) const;
+  void build_index(Index& ix, unsigned workers) const;
   bool one_hop(u32 a, u32 b) const;
-  bool has_in(u32 t) const;
   bool search_forward_only(u32 a, u32 b);
   bool search_both(u32 a, u32 b);
   void reach_forward(u32 task, bool& found, u32 b);
@@ -73,18 +101,6 @@ class Reachability {
 
   const Trace& trace_;
   const TaskGraph& g_;
-  // What the constructor derives from the graph, read-only afterwards (shared by forks).
-  struct Index {
-    std::vector<u32> next_out;  // first task at or after t on its stream with out-edges
-    std::vector<u32> prev_in;   // last task at or before t on its stream with in-edges, or kNone
-    // One-hop index: edges of each (from stream, to stream) pair, sorted by
-    // target task, with the latest source task among them so far.
-    struct Hop {
-      u32 to, latest_from;
-    };
-    std::unordered_map<u64, std::pair<u32, u32>> hop_range;  // pair -> [begin, end) in hops
-    std::vector<Hop> hops;
-  };
   std::shared_ptr<const Index> index_;
   const std::vector<u32>& next_out_;
   const std::vector<u32>& prev_in_;
