@@ -53,12 +53,12 @@ Result<std::vector<LoadedCase>> load_file(const std::string& path, const InputOp
 CheckedCase check_case(LoadedCase&& c, const CheckOptions& options) {
   CheckedCase out;
   out.trace = std::move(c.read.trace);
-  auto t0 = Clock::now();
-  out.graph = build_graph(out.trace);
-  double graph_ms = ms_since(t0);
-  CheckResult& r = out.result;
   CheckOptions opt = options;
   if (c.threads) opt.threads = c.threads;
+  auto t0 = Clock::now();
+  out.graph = build_graph(out.trace, nullptr, std::max(1u, opt.threads));
+  double graph_ms = ms_since(t0);
+  CheckResult& r = out.result;
   r = run_stages(out.trace, out.graph, std::move(c.read.findings), opt, graph_ms);
   r.input = c.name;
   r.read_ms = c.read_ms;
