@@ -205,6 +205,22 @@ TEST(Cli, JsonReportHasTheShapeOfChecksMd) {
   EXPECT_TRUE(warning);
 }
 
+// Findings come in stage order, a skipped stage's notice in its place:
+// stage 4's notice before stage 5's findings, at every thread count (on
+// several threads stage 5 runs beside stage 4 and its findings are joined
+// afterwards).
+TEST(Cli, ASkippedStagesNoticeKeepsItsPlace) {
+  std::string input = source_dir() + "/tests/cases/sem/401_allreduce_reduce_into_empty.jsonl";
+  for (int threads : {1, 2}) {
+    RunResult r = run_collcheck(fmt::format("check --threads {} --stages graph,single,sync,semantic {}", threads, input));
+    EXPECT_EQ(r.status, 1) << r.out;
+    std::size_t notice = r.out.find("Stage MemConflict skipped"), finding = r.out.find("[ErrorCode: 401]");
+    ASSERT_NE(notice, std::string::npos) << r.out;
+    ASSERT_NE(finding, std::string::npos) << r.out;
+    EXPECT_LT(notice, finding) << "--threads " << threads << "\n" << r.out;
+  }
+}
+
 TEST(Cli, SummaryLineAndMaxErrors) {
   RunResult r = run_collcheck("check --max-errors 1 " + source_dir() + "/tests/cases/graph/102_cycle.jsonl");
   EXPECT_EQ(r.status, 1);
