@@ -1,6 +1,6 @@
 // What a trace carries beyond trace-format.md's core so that an imported
 // operator survives conversion: the unknown operator, notify names, tags and
-// the importer's findings (DESIGN.md, "Decisions where the spec is silent").
+// the importer's findings (DESIGN.md, "Decisions where HCCL leaves a choice open").
 #include <gtest/gtest.h>
 
 #include "export/jsonl.h"
