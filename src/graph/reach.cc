@@ -50,7 +50,7 @@ void Reachability::build_index(Index& ix, unsigned workers) const {
   run_jobs(threads, tables);
   std::vector<u32> at(u64{parts} * nc, 0);
   run_parts(threads, parts, [&](u32 p) {
-    u32* count = &at[u64{p} * nc];
+    u32* count = at.data() + u64{p} * nc;  // (a trace without chains has no row: no element to name)
     for (u32 c = first_chain[p]; c < first_chain[p + 1]; ++c) {
       u32 begin = g.chain_begin(c), end = g.chain_end(c), prev = kNone;
       for (u32 t = begin; t < end; ++t) {
@@ -82,7 +82,7 @@ void Reachability::build_index(Index& ix, unsigned workers) const {
   std::vector<u32> hop_first = place_by_key(at, parts, nc);
   ix.hops.resize(hop_first[nc]);
   run_parts(threads, parts, [&](u32 p) {
-    u32* pos = &at[u64{p} * nc];
+    u32* pos = at.data() + u64{p} * nc;
     std::vector<u32> from;
     auto [lo, hi] = tasks_of(p);
     for (u32 t = lo; t < hi; ++t) {
