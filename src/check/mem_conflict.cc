@@ -846,9 +846,7 @@ void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability
   }
   unsigned threads = std::max(1u, options.threads);
   auto sweeps = plan_mem_conflict(trace, graph, reach, options, threads, out, pairs);
-  std::vector<Job> jobs;
-  for (unsigned p = 0; p < sweeps->pieces(); ++p) jobs.push_back([&sweeps, p] { sweeps->run(p); });
-  run_jobs(threads, jobs);
+  run_parts(threads, sweeps->pieces(), [&](unsigned p) { sweeps->run(p); });
   sweeps->finish(stats);
 }
 

@@ -31,15 +31,6 @@ inline u32 part_count(unsigned workers, u64 items, u64 most = ~u32{0}) {
 // Part p of [0, n) cut into `parts` nearly equal ranges is [cut(n, parts, p), cut(n, parts, p + 1)).
 inline u32 cut(u64 n, u32 parts, u32 p) { return static_cast<u32>(n * p / parts); }
 
-// Runs fn(p) for every part p < parts on `threads` threads.
-template <class Fn>
-void run_parts(unsigned threads, u32 parts, const Fn& fn) {
-  std::vector<Job> jobs;
-  jobs.reserve(parts);
-  for (u32 p = 0; p < parts; ++p) jobs.emplace_back([&fn, p] { fn(p); });
-  run_jobs(threads, jobs);
-}
-
 // A counting sort's placement: count[p * keys + k] holds how many items of
 // key k part p has; it becomes where part p's first one goes when the items
 // are grouped by key, and within a key part after part (so the order of

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace cc {
 
@@ -21,5 +22,15 @@ using Job = std::function<void()>;
 // must not throw (collcheck's core reports errors as values). With one
 // worker, or one job, everything runs on the calling thread in list order.
 void run_jobs(unsigned workers, std::span<const Job> jobs);
+
+// Runs fn(p) once for every part p < parts on `workers` threads, as jobs
+// taken in part order.
+template <class Fn>
+void run_parts(unsigned workers, unsigned parts, const Fn& fn) {
+  std::vector<Job> jobs;
+  jobs.reserve(parts);
+  for (unsigned p = 0; p < parts; ++p) jobs.emplace_back([&fn, p] { fn(p); });
+  run_jobs(workers, jobs);
+}
 
 }  // namespace cc
