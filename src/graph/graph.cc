@@ -486,7 +486,11 @@ std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) 
       u32 t = head[c];
       if (!pending.empty() && pending[t] > 0) break;
       const Task& k = trace.tasks[t];
-      if (k.type == TaskType::WAIT && g.key_of[t] != kNone) {
+      // A WAIT that pairing keyed waits for its RECORD. Once the key tables
+      // are released (a complete graph only) those are the paired WAITs: in
+      // a complete graph every keyed WAIT ran, so consumed a RECORD.
+      bool keyed = g.key_of.empty() ? g.partner[t] != kNone : g.key_of[t] != kNone;
+      if (k.type == TaskType::WAIT && keyed) {
         u32 r = g.partner[t];
         if (r == kNone || pos[r] == kNone) break;  // woken when r runs
       }
@@ -530,6 +534,13 @@ TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks, unsigned worke
   Simulation(trace, g, hooks, workers).run();
   if (!hooks && !trace.sim_order.empty()) adopt_recorded_order(trace, g);
   return g;
+}
+
+void release_sync_keys(TaskGraph& graph) {
+  if (!graph.complete) return;  // reverse_priority_order still needs key_of
+  std::vector<u32>().swap(graph.key_of);
+  std::vector<u32>().swap(graph.key_begin);
+  std::vector<u32>().swap(graph.key_tasks);
 }
 
 }  // namespace cc

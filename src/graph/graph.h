@@ -34,6 +34,7 @@ struct TaskGraph {
   u32 key_count = 0;
   // All valid, non-prematched sync tasks grouped by key: tasks of key k are
   // key_tasks[key_begin[k] .. key_begin[k+1]), in task-id order.
+  // key_of, key_begin and key_tasks are empty once release_sync_keys ran.
   std::vector<u32> key_begin;
   std::vector<u32> key_tasks;
 
@@ -101,6 +102,13 @@ class SimulationHooks {
 // `workers` threads share the passes over all tasks (the simulation itself
 // runs on one); the graph is the same for every number of them.
 TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr, unsigned workers = 1);
+
+// Frees key_of, key_begin and key_tasks (key_count stays) of a complete
+// graph: only the graph's own build and the checks of stages 1 and 3 read
+// them, and at 10^7 tasks they hold 8 bytes per task that stages 4 and 5
+// can use instead. An incomplete graph keeps them (reverse_priority_order
+// tells a WAIT that never ran by its key).
+void release_sync_keys(TaskGraph& graph);
 
 // A second topological order of the paired graph (stream, sync and explicit
 // edges), breaking ties the other way round: the highest (rank, stream) that

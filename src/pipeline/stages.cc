@@ -114,7 +114,7 @@ LateStages run_late_stages(const Trace& trace, const TaskGraph& graph, Reachabil
 
 }  // namespace
 
-CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<Finding> pre, const CheckOptions& opt,
+CheckResult run_stages(const Trace& trace, TaskGraph& graph, std::vector<Finding> pre, const CheckOptions& opt,
                        double graph_ms) {
   // The whole check's time includes the graph's, built before this call.
   auto t_all = Clock::now() - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(graph_ms));
@@ -168,6 +168,8 @@ CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<F
   } else {
     sink.add(setting_warning("Stage SyncCheck skipped: --stages excludes sync."));
   }
+  // Stages 4 and 5 build their own maps: the key tables' memory is theirs now.
+  release_sync_keys(graph);
 
   // A record that could not become a node (101, and an importer's 110 and
   // 111, hcclvm-db.md §12.3), or a CCU mission that could not be expanded,

@@ -14,7 +14,9 @@ namespace cc {
 // Runs the stages on `trace`, whose task graph is `graph`. `pre` are
 // findings raised before checking (by the reader, an importer or the
 // expansion); `graph_ms` is the time the graph took (reported as a stage).
-CheckResult run_stages(const Trace& trace, const TaskGraph& graph, std::vector<Finding> pre,
+// The graph's sync-key tables are released once the stages that read them
+// ran (release_sync_keys); nothing else in it changes.
+CheckResult run_stages(const Trace& trace, TaskGraph& graph, std::vector<Finding> pre,
                        const CheckOptions& options, double graph_ms = 0);
 
 // The graph built and the stages run, in one call (tests and tools that
