@@ -41,7 +41,7 @@ std::string normalized(const Trace& t, const Finding& f) {
   std::string s = fmt::format("{} {} {} {} | {}", f.code, int(f.severity), name(f.stage), f.tag,
                               std::regex_replace(f.message, file_line, ""));
   for (const std::string& d : f.details) s += " | " + std::regex_replace(d, file_line, "");
-  for (u32 id : f.tasks) s += fmt::format(" @{}/{}/{}", t.tasks[id].rank, t.tasks[id].stream, t.tasks[id].index);
+  for (u32 id : f.tasks) s += fmt::format(" @{}/{}/{}", t.tasks[id].rank, t.tasks[id].stream, t.task_index(id));
   return s;
 }
 
@@ -61,7 +61,7 @@ std::vector<std::string> outcome_of(const Trace& t, std::vector<Finding> pre) {
   std::vector<std::string> out;
   for (const Finding& f : r.findings) {
     std::string s = std::to_string(f.code);
-    for (u32 id : f.tasks) s += fmt::format(" @{}/{}/{}", t.tasks[id].rank, t.tasks[id].stream, t.tasks[id].index);
+    for (u32 id : f.tasks) s += fmt::format(" @{}/{}/{}", t.tasks[id].rank, t.tasks[id].stream, t.task_index(id));
     out.push_back(s);
   }
   std::sort(out.begin(), out.end());
@@ -322,11 +322,11 @@ void expect_same_tasks(const Trace& a, const Trace& b, const std::string& where)
   for (u32 i = 0; i < a.tasks.size(); ++i) {
     const Task& x = a.tasks[i];
     const Task& y = b.tasks[i];
-    std::string at = fmt::format("{} task {}/{}/{}", where, x.rank, x.stream, x.index);
+    std::string at = fmt::format("{} task {}/{}/{}", where, x.rank, x.stream, a.task_index(i));
     ASSERT_EQ(x.type, y.type) << at;
     EXPECT_EQ(x.rank, y.rank) << at;
     EXPECT_EQ(x.stream, y.stream) << at;
-    EXPECT_EQ(x.index, y.index) << at;
+    EXPECT_EQ(a.task_index(i), b.task_index(i)) << at;
     if (is_sync_task(x.type)) {
       EXPECT_EQ(x.peer, y.peer) << at;
       bool local = x.peer == x.rank;

@@ -444,7 +444,7 @@ TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
       for (u32 id = s.first_task; id < s.first_task + s.task_count; ++id) {
         ASSERT_EQ(t.tasks[id].rank, s.rank);
         ASSERT_EQ(t.tasks[id].stream, s.id);
-        ASSERT_EQ(t.tasks[id].index, id - s.first_task);
+        ASSERT_EQ(t.task_index(id), id - s.first_task);
         if (id > s.first_task) {
           ASSERT_LT(t.tasks[id - 1].line, t.tasks[id].line);
         }

@@ -11,8 +11,9 @@ const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index) {
   const Task& k = t.tasks[task];
   if (!(k.flags & kTaskAiv) || t.aiv.launches.empty()) return nullptr;
   const AivLaunch* l = t.aiv.launch_at(k.rank, k.stream);
-  if (!l || k.index >= l->nodes.size()) return nullptr;
-  if (index) *index = k.index;
+  u32 at = t.task_index(task);
+  if (!l || at >= l->nodes.size()) return nullptr;
+  if (index) *index = at;
   return l;
 }
 
@@ -20,8 +21,9 @@ const CcuMission* ccu_mission_of(const Trace& t, u32 task, u32* seq) {
   const Task& k = t.tasks[task];
   if (!(k.flags & kTaskCcu) || t.ccu.missions.empty()) return nullptr;
   const CcuMission* m = t.ccu.mission_at(k.rank, k.stream);
-  if (!m || k.index >= m->nodes.size()) return nullptr;
-  if (seq) *seq = k.index;
+  u32 at = t.task_index(task);
+  if (!m || at >= m->nodes.size()) return nullptr;
+  if (seq) *seq = at;
   return m;
 }
 
@@ -125,7 +127,7 @@ void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref) {
   // which no input has.
   if (l->placeholder != kNone) {
     const Task& p = t.tasks[l->placeholder];
-    ref.rank = p.rank, ref.stream = p.stream, ref.index = p.index, ref.line = p.line;
+    ref.rank = p.rank, ref.stream = p.stream, ref.index = t.task_index(p), ref.line = p.line;
   }
   if (l->snapshot != kNone && t.aiv.snapshots[l->snapshot].line) ref.line = t.aiv.snapshots[l->snapshot].line;
   if (ref.line && ref.file.empty()) ref.file = t.file;
@@ -136,7 +138,7 @@ void ccu_task_ref(const Trace& t, u32 task, TaskRef& ref) {
   const CcuMission* m = ccu_mission_of(t, task, &seq);
   if (!m || m->placeholder == kNone) return;
   const Task& p = t.tasks[m->placeholder];
-  ref.rank = p.rank, ref.stream = p.stream, ref.index = p.index, ref.line = p.line;
+  ref.rank = p.rank, ref.stream = p.stream, ref.index = t.task_index(p), ref.line = p.line;
   ref.file = p.line ? t.file : std::string();
   ref.ccu_node = seq;
 }
@@ -159,7 +161,7 @@ std::string task_position(const Trace& t, u32 task) {
     return fmt::format("{}:{}", task_position(t, m->placeholder), seq);
   if (const AivLaunch* l = aiv_launch_of(t, task, &seq); l && l->placeholder != kNone)
     return fmt::format("{}:{}", task_position(t, l->placeholder), aiv_lane_name(*l, l->nodes[seq]));
-  return fmt::format("{}/{}/{}", k.rank, k.stream, k.index);
+  return fmt::format("{}/{}/{}", k.rank, k.stream, t.task_index(task));
 }
 
 std::string task_ref(const Trace& t, u32 task) {

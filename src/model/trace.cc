@@ -48,6 +48,14 @@ std::string_view Trace::notify_name(u32 id) const {
   return it != notify_names.end() && it->first == id ? std::string_view(it->second) : std::string_view();
 }
 
+u32 Trace::task_index(u32 task) const {
+  // The last stream starting at or before `task` holds it (an empty stream
+  // starting there too comes before it in this order).
+  auto it = std::upper_bound(streams.begin(), streams.end(), task,
+                             [](u32 id, const Stream& s) { return id < s.first_task; });
+  return it == streams.begin() ? task : task - std::prev(it)->first_task;
+}
+
 std::optional<u64> Trace::recorded_len(u32 slice) const {
   auto it = std::lower_bound(recorded_lens.begin(), recorded_lens.end(), slice,
                              [](const std::pair<u32, u64>& e, u32 v) { return e.first < v; });
@@ -157,12 +165,10 @@ Status finalize_trace(Trace& t, std::vector<u32>* new_ids) {
     pos += s.task_count;
   }
   // Recorders usually write stream after stream: then the tasks are already
-  // in place and only their indices need filling (no copy of the array).
+  // in place (no copy of the array).
   bool in_place = std::is_sorted(stream_of_task.begin(), stream_of_task.end());
   std::vector<u32> new_id;
   if (in_place) {
-    for (std::size_t i = 0; i < t.tasks.size(); ++i)
-      t.tasks[i].index = static_cast<u32>(i) - t.streams[stream_of_task[i]].first_task;
     if (new_ids || !t.extra_edges.empty() || !t.ccu.missions.empty() || !t.task_notes.empty() ||
         !t.aiv.launches.empty() || !t.sim_order.empty()) {
       new_id.resize(t.tasks.size());
@@ -176,7 +182,6 @@ Status finalize_trace(Trace& t, std::vector<u32>* new_ids) {
       u32 s = stream_of_task[i];
       u32 at = next[s]++;
       new_id[i] = at;
-      t.tasks[i].index = at - t.streams[s].first_task;
     }
     // Permute in place, cycle by cycle, so the task array is never held
     // twice (ten million tasks are 400 MB).

@@ -35,7 +35,7 @@ CheckResult finish_result(const Trace& trace, FindingSink& sink, CheckResult res
     for (u32 id : f.tasks) {
       const Task& k = trace.tasks[id];
       TaskRef ref;
-      ref.rank = k.rank, ref.stream = k.stream, ref.index = k.index, ref.line = k.line;
+      ref.rank = k.rank, ref.stream = k.stream, ref.index = trace.task_index(id), ref.line = k.line;
       if (k.line) ref.file = trace.file;
       f.refs.push_back(ref);
       if (k.flags & kTaskAiv) aiv_task_ref(trace, id, f.refs.back());

@@ -23,7 +23,7 @@ std::string carried_findings_json(const Trace& t, const std::vector<Finding>& fi
     for (std::size_t k = 0; k < f.tasks.size(); ++k) {
       const Task& task = t.tasks[f.tasks[k]];
       out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{}}}", k ? "," : "", task.rank, task.stream,
-                         task.index);
+                         t.task_index(f.tasks[k]));
     }
     out += "]}";
   }
@@ -133,7 +133,7 @@ std::string task_notes_json(const Trace& t) {
   for (std::size_t i = 0; i < t.task_notes.size(); ++i) {
     const Task& k = t.tasks[t.task_notes[i].first];
     out += fmt::format("{}{{\"rank\":{},\"stream\":{},\"index\":{},\"note\":{}}}", i ? "," : "", k.rank,
-                       k.stream, k.index, json_quote(t.task_notes[i].second));
+                       k.stream, t.task_index(t.task_notes[i].first), json_quote(t.task_notes[i].second));
   }
   return out + "]";
 }

@@ -133,7 +133,7 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
   };
   out += "\"tasks\":{";
   append_array(out, "lane", sel.tasks, [&](std::string& o, u32 id) { num(o, g.stream_of[id]); });
-  append_array(out, "index", sel.tasks, [&](std::string& o, u32 id) { num(o, t.tasks[id].index); });
+  append_array(out, "index", sel.tasks, [&](std::string& o, u32 id) { num(o, t.task_index(id)); });
   append_array(out, "type", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(name(t.tasks[id].type)); });
   append_array(out, "col", sel.col, num);
   append_array(out, "depth", sel.depth_col, num);
