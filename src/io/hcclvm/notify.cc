@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <unordered_map>
 #include <map>
 
 #include "io/hcclvm/op.h"
@@ -12,97 +11,70 @@ namespace cc::hcclvm {
 
 namespace {
 
-// One notify id: its ranks are rank_of[first, first + count) (sorted,
-// distinct). 24 bytes and no allocation per id: an operator of 10^7 tasks
-// has millions of ids, and every byte of them is a fresh page to fault in.
-struct IdUse {
-  u64 id = 0;
-  u32 first = 0, count = 0;
-  u32 records = 0, waits = 0;
-};
+// The distinct ranks of the uses [b, e) of one id, ascending (they are
+// sorted by rank). Only for the few ids a finding names.
+std::vector<u32> distinct_ranks(const SyncUse* b, const SyncUse* e) {
+  std::vector<u32> r;
+  for (const SyncUse* u = b; u != e; ++u)
+    if (r.empty() || r.back() != u->rank) r.push_back(u->rank);
+  return r;
+}
 
-// The ranks of one id: the second halves of its sorted (id, rank) pairs.
-struct RankList {
-  const std::pair<u64, u32>* at = nullptr;
-  u32 n = 0;
-  std::size_t size() const { return n; }
-  u32 operator[](std::size_t i) const { return at[i].second; }
-};
-
-std::string rank_list(const RankList& ranks) {
+std::string rank_list(const std::vector<u32>& ranks) {
   std::string s;
   for (std::size_t i = 0; i < ranks.size() && i < 16; ++i) s += fmt::format("{}{}", i ? ", " : "", ranks[i]);
   return ranks.size() > 16 ? s + ", …" : s;
 }
 
 // HCCL's rule: the lowest rank using the id other than `rank`, else `rank`.
-u32 lowest_other(const RankList& ranks, u32 rank) {
-  for (std::size_t i = 0; i < ranks.size(); ++i)
-    if (ranks[i] != rank) return ranks[i];
-  return rank;
+// `lowest` and `second` are the id's two lowest distinct ranks (`second`
+// equals `lowest` when one rank uses it).
+u32 lowest_other(u32 lowest, u32 second, u32 rank) { return lowest != rank ? lowest : second; }
+
+// The first tasks (at most 8, in task order) of the uses [b, e).
+std::vector<u32> first_tasks(const SyncUse* b, const SyncUse* e) {
+  std::vector<u32> tasks;
+  for (const SyncUse* u = b; u != e; ++u) tasks.push_back(u->task);
+  std::sort(tasks.begin(), tasks.end());
+  if (tasks.size() > 8) tasks.resize(8);
+  return tasks;
 }
 
 }  // namespace
 
-void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers, std::vector<Finding>& findings) {
+void infer_peers(Trace& t, std::vector<SyncUse> uses, bool recorded_peers, std::vector<Finding>& findings) {
   if (uses.empty()) return;
-  // Ranks per id, from sorted (id, rank) pairs: no per-insert cost however
-  // many ranks share an id.
-  std::vector<std::pair<u64, u32>> pairs;
-  pairs.reserve(uses.size());
-  for (const SyncUse& u : uses) pairs.emplace_back(u.id, u.rank);
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  std::vector<IdUse> ids;  // ascending by id
-  ids.reserve(pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (ids.empty() || ids.back().id != pairs[i].first) {
-      IdUse x;
-      x.id = pairs[i].first;
-      x.first = static_cast<u32>(i);
-      ids.push_back(x);
-    }
-    ++ids.back().count;
-  }
-  auto ranks = [&](const IdUse& x) { return RankList{pairs.data() + x.first, x.count}; };
-  auto find = [&](u64 id) -> IdUse* {
-    auto it = std::lower_bound(ids.begin(), ids.end(), id, [](const IdUse& x, u64 v) { return x.id < v; });
-    return it != ids.end() && it->id == id ? &*it : nullptr;
+  // Uses of one id together, by rank: each id's ranks are then a sorted
+  // run, found in one pass, with no look-up per use and no array per id
+  // (an operator of 10^7 tasks has millions of ids, and every byte
+  // allocated for them is a fresh page to fault in).
+  std::sort(uses.begin(), uses.end(), [](const SyncUse& a, const SyncUse& b) {
+    return a.id != b.id ? a.id < b.id : a.rank != b.rank ? a.rank < b.rank : a.task < b.task;
+  });
+  const SyncUse* all = uses.data();
+  const SyncUse* end = all + uses.size();
+  auto run_end = [&](const SyncUse* b) {
+    const SyncUse* e = b;
+    while (e != end && e->id == b->id) ++e;
+    return e;
   };
-  // The id of each use, found once.
-  std::vector<u32> use_id(uses.size());
-  for (std::size_t i = 0; i < uses.size(); ++i) {
-    IdUse& x = *find(uses[i].id);
-    use_id[i] = static_cast<u32>(&x - ids.data());
-    ++(uses[i].record ? x.records : x.waits);
-  }
-  // The first few tasks of each id a finding names (ambiguous, unpaired,
-  // the first wide one), gathered in one pass.
-  std::unordered_map<u32, std::vector<u32>> named;
-  bool wide_named = false;
-  for (const IdUse& x : ids) {
-    bool ambiguous = x.count >= 3, unpaired = x.count == 1 && x.records != x.waits;
-    bool first_wide = !wide_named && x.id > 0xffffffffu;
-    wide_named = wide_named || first_wide;
-    if (ambiguous || unpaired || first_wide) named[static_cast<u32>(&x - ids.data())];
-  }
-  if (!named.empty())
-    for (std::size_t i = 0; i < uses.size(); ++i) {
-      auto it = named.find(use_id[i]);
-      if (it != named.end() && it->second.size() < 8) it->second.push_back(uses[i].task);
-    }
-  auto tasks_of = [&](const IdUse& x) { return named[static_cast<u32>(&x - ids.data())]; };
+  auto used = [&](u64 id) {
+    const SyncUse* it = std::lower_bound(all, end, id, [](const SyncUse& u, u64 v) { return u.id < v; });
+    return it != end && it->id == id;
+  };
 
   // Task::notify is 32 bits. Ids above (UB notify addresses in AICPU mode,
-  // §11) get distinct free values, so that no two ids merge.
+  // §11) get distinct free values, so that no two ids merge. They sort
+  // last.
   std::map<u64, u32> wide;
   std::string shown;
+  const SyncUse* first_wide =
+      std::lower_bound(all, end, u64{1} << 32, [](const SyncUse& u, u64 v) { return u.id < v; });
   u32 next = 0xffffffffu;
-  for (const IdUse& x : ids) {
-    if (x.id < (u64{1} << 32)) continue;
-    while (find(next)) --next;
-    wide[x.id] = next;
-    if (wide.size() <= 4) shown += fmt::format("{}{:#x} as #{}", wide.size() > 1 ? ", " : "", x.id, next);
+  for (const SyncUse* b = first_wide; b != end; b = run_end(b)) {
+    while (used(next)) --next;
+    wide[b->id] = next;
+    if (wide.size() <= 4) shown += fmt::format("{}{:#x} as #{}", wide.size() > 1 ? ", " : "", b->id, next);
     --next;
   }
   if (!wide.empty()) {
@@ -111,50 +83,63 @@ void infer_peers(Trace& t, const std::vector<SyncUse>& uses, bool recorded_peers
         fmt::format("{} notify id{} above 2^32−1 (HCCL's checker cannot translate them; in AICPU mode UB writes store "
                     "the remote notify address as the id): shown as {}{}.",
                     wide.size(), wide.size() > 1 ? "s" : "", shown, wide.size() > 4 ? ", …" : ""));
-    f.tasks = tasks_of(*find(wide.begin()->first));
+    f.tasks = first_tasks(first_wide, run_end(first_wide));
     findings.push_back(std::move(f));
   }
 
-  for (std::size_t i = 0; i < uses.size(); ++i) {
-    const SyncUse& u = uses[i];
-    Task& k = t.tasks[u.task];
-    k.notify = u.id > 0xffffffffu ? wide.at(u.id) : static_cast<u32>(u.id);
-    k.peer = recorded_peers && u.stored_peer != u.rank ? u.stored_peer : lowest_other(ranks(ids[use_id[i]]), u.rank);
-  }
-
-  std::map<u64, std::string> unpaired;  // id -> the note its tasks get
-  for (const IdUse& x : ids) {
-    if (x.count < 3 && !(x.count == 1 && x.records != x.waits)) continue;  // nothing to say
-    u64 id = x.id;
-    RankList xr = ranks(x);
-    std::string id_text = id > 0xffffffffu ? fmt::format("{:#x}", id) : fmt::format("{}", id);
-    if (xr.size() >= 3) {
-      std::string inferred;
-      for (std::size_t i = 0; i < xr.size() && i < 8; ++i)
-        inferred += fmt::format("{}{}→{}", i ? ", " : "", xr[i], lowest_other(xr, xr[i]));
-      Finding f = import_warning(
-          "HCCLVM-W-NOTIFY-AMBIGUOUS",
-          fmt::format("Notify id {} is used by {} ranks ({}): the records name no peer, and the inference pairs each "
-                      "rank with the lowest other one ({}{}); the real peer of a rank may be any of the others.",
-                      id_text, xr.size(), rank_list(xr), inferred, xr.size() > 8 ? ", …" : ""));
-      f.tasks = tasks_of(x);
-      findings.push_back(std::move(f));
-    } else if (xr.size() == 1 && x.records != x.waits) {
-      std::string note = fmt::format(
-          "id {} is used only by rank {} ({} RECORD{}, {} WAIT{}): its counterpart on another rank is probably "
-          "missing; HCCL's peer inference made it local",
-          id_text, xr[0], x.records, x.records == 1 ? "" : "s", x.waits, x.waits == 1 ? "" : "s");
-      Finding f = import_warning("HCCLVM-W-NOTIFY-UNPAIRED", fmt::format("Notify {}.", note));
-      f.tasks = tasks_of(x);
-      findings.push_back(std::move(f));
-      unpaired.emplace(id, "notify " + note);
+  // Ids with something to say, and the tasks of the unpaired ones' notes.
+  std::vector<std::pair<u32, std::size_t>> noted;  // (task, index into notes)
+  std::vector<std::string> notes;
+  for (const SyncUse* b = all; b != end;) {
+    const SyncUse* e = run_end(b);
+    u32 lowest = b->rank, second = b->rank, ranks = 0;
+    for (const SyncUse* u = b; u != e; ++u)
+      if (u == b || u->rank != u[-1].rank) {
+        if (ranks++ == 1) second = u->rank;
+      }
+    u32 notify = b->id > 0xffffffffu ? wide.at(b->id) : static_cast<u32>(b->id);
+    for (const SyncUse* u = b; u != e; ++u) {
+      Task& k = t.tasks[u->task];
+      k.notify = notify;
+      // Until here Task::peer holds the peer the record stores.
+      k.peer = recorded_peers && k.peer != u->rank ? k.peer : lowest_other(lowest, second, u->rank);
     }
+    if (ranks >= 3 || ranks == 1) {
+      u64 id = b->id;
+      std::string id_text = id > 0xffffffffu ? fmt::format("{:#x}", id) : fmt::format("{}", id);
+      std::vector<u32> xr = distinct_ranks(b, e);
+      if (ranks >= 3) {
+        std::string inferred;
+        for (std::size_t i = 0; i < xr.size() && i < 8; ++i)
+          inferred += fmt::format("{}{}→{}", i ? ", " : "", xr[i], lowest_other(xr[0], xr[1], xr[i]));
+        Finding f = import_warning(
+            "HCCLVM-W-NOTIFY-AMBIGUOUS",
+            fmt::format("Notify id {} is used by {} ranks ({}): the records name no peer, and the inference pairs "
+                        "each rank with the lowest other one ({}{}); the real peer of a rank may be any of the others.",
+                        id_text, xr.size(), rank_list(xr), inferred, xr.size() > 8 ? ", …" : ""));
+        f.tasks = first_tasks(b, e);
+        findings.push_back(std::move(f));
+      } else {
+        u32 records = 0, waits = 0;
+        for (const SyncUse* u = b; u != e; ++u) ++(t.tasks[u->task].type == TaskType::RECORD ? records : waits);
+        if (records != waits) {
+          std::string note = fmt::format(
+              "id {} is used only by rank {} ({} RECORD{}, {} WAIT{}): its counterpart on another rank is probably "
+              "missing; HCCL's peer inference made it local",
+              id_text, xr[0], records, records == 1 ? "" : "s", waits, waits == 1 ? "" : "s");
+          Finding f = import_warning("HCCLVM-W-NOTIFY-UNPAIRED", fmt::format("Notify {}.", note));
+          f.tasks = first_tasks(b, e);
+          findings.push_back(std::move(f));
+          for (const SyncUse* u = b; u != e; ++u) noted.emplace_back(u->task, notes.size());
+          notes.push_back("notify " + note);
+        }
+      }
+    }
+    b = e;
   }
-  if (unpaired.empty()) return;
-  for (const SyncUse& u : uses) {
-    auto it = unpaired.find(u.id);
-    if (it != unpaired.end()) t.task_notes.emplace_back(u.task, it->second);
-  }
+  // The notes in task order, as the uses were made.
+  std::sort(noted.begin(), noted.end());
+  for (const auto& [task, note] : noted) t.task_notes.emplace_back(task, notes[note]);
 }
 
 }  // namespace cc::hcclvm

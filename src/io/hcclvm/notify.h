@@ -16,8 +16,8 @@ namespace cc::hcclvm {
 // Sets Task::peer and Task::notify of every use. Appends the anomaly
 // warnings to `findings` and, for ids only one rank uses with unequal
 // RECORD and WAIT counts, a note on their tasks (it then appears in the
-// 102/103 those tasks cause). Task ids are append positions.
-void infer_peers(Trace& trace, const std::vector<SyncUse>& uses, bool recorded_peers,
-                 std::vector<Finding>& findings);
+// 102/103 those tasks cause). Task ids are append positions; `uses` are in
+// task order, and each use's task holds the peer its row stores.
+void infer_peers(Trace& trace, std::vector<SyncUse> uses, bool recorded_peers, std::vector<Finding>& findings);
 
 }  // namespace cc::hcclvm

@@ -256,13 +256,12 @@ void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
       case kMetaNotifyRecord:
       case kMetaNotifyWait: {
         bool record = k.type == kMetaNotifyRecord;
-        syncs_.push_back({k.notify_id, static_cast<u32>(t_.tasks.size()), m.rank, record ? k.dst_rank : k.src_rank,
-                          record});
+        syncs_.push_back({k.notify_id, static_cast<u32>(t_.tasks.size()), m.rank});
         Task s;
         s.type = record ? TaskType::RECORD : TaskType::WAIT;
         s.rank = m.rank;
         s.stream = static_cast<u32>(k.stream);
-        s.peer = m.rank;  // decided by the notify inference
+        s.peer = record ? k.dst_rank : k.src_rank;  // as stored; decided by the notify inference
         push(s);
         break;
       }

@@ -45,13 +45,14 @@ class Blocks {
 // runs in place (Broadcast also when it records no OUTPUT block).
 bool blocks_in_place(const Blocks& blocks, OpType type);
 
-// One RECORD or WAIT whose peer the notify inference decides.
+// One RECORD or WAIT whose peer the notify inference decides. 16 bytes
+// (millions of them): whether it records is its task's type, and the peer
+// the row stores (dstRankId of a RECORD, srcRankId of a WAIT) waits in its
+// task's `peer` until the inference replaces it.
 struct SyncUse {
-  u64 id = 0;           // notifyId as stored (64 bits)
-  u32 task = 0;         // append position in the trace
+  u64 id = 0;    // notifyId as stored (64 bits)
+  u32 task = 0;  // append position in the trace
   u32 rank = 0;
-  u32 stored_peer = 0;  // dstRankId (RECORD) / srcRankId (WAIT)
-  bool record = false;
 };
 
 // Appends one member's rows to `trace` (positions are append order until
@@ -63,7 +64,9 @@ class TaskTranslator {
   void member(const OpRow& m, const OpTasks& tasks);
   // Room for `tasks` more tasks (a hint; see task_row_bounds).
   void reserve(std::size_t tasks);
-  const std::vector<SyncUse>& syncs() const { return syncs_; }
+  // The RECORDs and WAITs translated, in task order (the translator keeps
+  // none).
+  std::vector<SyncUse> take_syncs() { return std::move(syncs_); }
 
  private:
   struct Side {
