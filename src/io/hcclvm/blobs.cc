@@ -123,55 +123,25 @@ std::string_view meta_type_name(u8 type) {
   }
 }
 
+CcuSqe TaskMetaBytes::sqe() const {
+  CcuSqe q;
+  q.die = p_[35];
+  q.mission = p_[36];
+  q.timeout = le<u16>(37);
+  q.inst_start = le<u16>(39);
+  q.inst_count = le<u16>(41);
+  q.key = le<u32>(43);
+  q.arg_size = le<u32>(47);
+  for (u32 k = 0; k < kCcuSqeArgs; ++k) q.args[k] = le<u64>(51 + 8 * std::size_t{k});
+  return q;
+}
+
 Result<TaskMeta> decode_task_meta(Bytes b) {
   if (b.size() < kTaskMetaBytes) {
     return Error{fmt::format("blob is {} bytes; a packed HcclTaskMetaData needs {}", b.size(), kTaskMetaBytes)};
   }
   TaskMeta m;
-  m.type = b[0];
-  m.rank = u32_at(b, 3);
-  m.stream = u64_at(b, 7);
-  switch (m.type) {
-    case kMetaMemCpy:
-    case kMetaReduce:
-      m.src_rank = u32_at(b, 35);
-      m.src_addr = u64_at(b, 39);
-      m.dst_rank = u32_at(b, 47);
-      m.dst_addr = u64_at(b, 51);
-      m.len = u64_at(b, 59);
-      if (m.type == kMetaMemCpy) {
-        m.protocol = b[67];
-      } else {
-        m.data_type = b[67];
-        m.reduce_op = b[68];
-        m.protocol = b[69];
-      }
-      break;
-    case kMetaNotifyWait:
-    case kMetaNotifyRecord:
-      m.src_rank = u32_at(b, 35);
-      m.notify_id = u64_at(b, 39);
-      m.dst_rank = u32_at(b, 47);
-      m.protocol = b[52];
-      break;
-    case kMetaCcuGraph: {
-      CcuSqe& q = m.sqe;
-      q.die = b[35];
-      q.mission = b[36];
-      q.timeout = u16_at(b, 37);
-      q.inst_start = u16_at(b, 39);
-      q.inst_count = u16_at(b, 41);
-      q.key = u32_at(b, 43);
-      q.arg_size = u32_at(b, 47);
-      for (u32 k = 0; k < kCcuSqeArgs; ++k) q.args[k] = u64_at(b, 51 + 8 * std::size_t{k});
-      break;
-    }
-    case kMetaAivGraph:
-      m.launch_idx = u64_at(b, 35);
-      break;
-    default:
-      break;
-  }
+  copy_task_fields(TaskMetaBytes(b.data()), m, [&](TaskMetaBytes v) { m.sqe = v.sqe(); });
   return m;
 }
 

@@ -88,4 +88,80 @@ struct TaskMeta {
 // first 155 bytes of a longer one, and so does collcheck).
 Result<TaskMeta> decode_task_meta(Bytes b);
 
+// The fields of an `opTaskMeta` blob of at least kTaskMetaBytes (the caller
+// checks), each read where §7 puts it and only when asked for:
+// decode_task_meta reads them all; the importer, which reads 10^7 of them,
+// only those its row keeps, straight from SQLite's page.
+class TaskMetaBytes {
+ public:
+  explicit TaskMetaBytes(const u8* p) : p_(p) {}
+  u8 type() const { return p_[0]; }
+  u32 rank() const { return le<u32>(3); }
+  u64 stream() const { return le<u64>(7); }
+  // MEM_CPY, REDUCE, NOTIFY_*.
+  u32 src_rank() const { return le<u32>(35); }
+  u32 dst_rank() const { return le<u32>(47); }
+  // MEM_CPY, REDUCE.
+  u64 src_addr() const { return le<u64>(39); }
+  u64 dst_addr() const { return le<u64>(51); }
+  u64 len() const { return le<u64>(59); }  // MEM_CPY len, REDUCE dataCount
+  u8 data_type() const { return p_[67]; }  // REDUCE
+  u8 reduce_op() const { return p_[68]; }  // REDUCE
+  // Advisory only (§8.5): where the type keeps it, else 0.
+  u8 protocol() const {
+    switch (type()) {
+      case kMetaMemCpy: return p_[67];
+      case kMetaReduce: return p_[69];
+      case kMetaNotifyWait:
+      case kMetaNotifyRecord: return p_[52];
+      default: return 0;
+    }
+  }
+  u64 notify_id() const { return le<u64>(39); }   // NOTIFY_*
+  u64 launch_idx() const { return le<u64>(35); }  // AIV_GRAPH
+  CcuSqe sqe() const;                             // CCU_GRAPH
+
+ private:
+  template <class T>
+  T le(std::size_t at) const {
+    T v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) v = static_cast<T>(v | T{p_[at + i]} << (8 * i));
+    return v;
+  }
+  const u8* p_;
+};
+
+// Copies the fields `m`'s type defines into `out` (a struct with
+// TaskMeta's field names; the others stay as they are) and hands a
+// CCU_GRAPH record to `sqe(m)`.
+template <class Out, class OnSqe>
+void copy_task_fields(TaskMetaBytes m, Out& out, OnSqe&& sqe) {
+  out.type = m.type();
+  out.rank = m.rank();
+  out.stream = m.stream();
+  out.protocol = m.protocol();
+  switch (out.type) {
+    case kMetaReduce:
+      out.data_type = m.data_type();
+      out.reduce_op = m.reduce_op();
+      [[fallthrough]];
+    case kMetaMemCpy:
+      out.src_rank = m.src_rank();
+      out.src_addr = m.src_addr();
+      out.dst_rank = m.dst_rank();
+      out.dst_addr = m.dst_addr();
+      out.len = m.len();
+      break;
+    case kMetaNotifyWait:
+    case kMetaNotifyRecord:
+      out.src_rank = m.src_rank();
+      out.notify_id = m.notify_id();
+      out.dst_rank = m.dst_rank();
+      break;
+    case kMetaAivGraph: out.launch_idx = m.launch_idx(); break;
+    case kMetaCcuGraph: sqe(m); break;
+    default: break;
+  }
+}
+
 }  // namespace cc::hcclvm

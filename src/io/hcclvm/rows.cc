@@ -107,34 +107,6 @@ Result<std::vector<u8>> read_ext(Db& db, i64 id) {
 
 std::string task_table(u64 pid) { return fmt::format("opTask_P_{}", pid); }
 
-namespace {
-
-// The fields of `m` the translator reads; a CCU SQE goes to `sqes`.
-void compact(const TaskMeta& m, TaskRow& r, std::vector<CcuSqe>& sqes) {
-  r.type = m.type;
-  r.rank = m.rank;
-  r.stream = m.stream;
-  r.src_rank = m.src_rank;
-  r.dst_rank = m.dst_rank;
-  r.dst_addr = m.dst_addr;
-  r.len = m.len;
-  r.data_type = m.data_type;
-  r.reduce_op = m.reduce_op;
-  r.protocol = m.protocol;
-  switch (m.type) {
-    case kMetaNotifyWait:
-    case kMetaNotifyRecord: r.notify_id = m.notify_id; break;
-    case kMetaAivGraph: r.launch_idx = m.launch_idx; break;
-    case kMetaCcuGraph:
-      r.sqe_index = sqes.size();
-      sqes.push_back(m.sqe);
-      break;
-    default: r.src_addr = m.src_addr; break;
-  }
-}
-
-}  // namespace
-
 Result<std::vector<OpTasks>> read_tasks(Db& db, u64 pid, const std::vector<i64>& wanted) {
   std::vector<OpTasks> out;
   std::string t = task_table(pid);
@@ -168,13 +140,18 @@ Result<std::vector<OpTasks>> read_tasks(Db& db, u64 pid, const std::vector<i64>&
     TaskRow r;
     r.id = q.row();
     r.seq = q.int64(2, "taskSeq");
-    auto meta = decode_task_meta(q.blob(3, "opTaskMeta"));
+    Bytes meta = q.blob(3, "opTaskMeta");
     if (!q.ok()) break;
-    if (!meta) {
-      q.fail("opTaskMeta", meta.error().message);
+    if (meta.size() < kTaskMetaBytes) {
+      q.fail("opTaskMeta", decode_task_meta(meta).error().message);
       break;
     }
-    compact(*meta, r, cur->sqes);
+    // The fields of the row's type (the others stay zero); a CCU SQE
+    // beside the rows.
+    copy_task_fields(TaskMetaBytes(meta.data()), r, [&](TaskMetaBytes m) {
+      r.sqe_index = cur->sqes.size();
+      cur->sqes.push_back(m.sqe());
+    });
     cur->rows.push_back(r);
   }
   if (!q.ok()) return Error{q.error()};
