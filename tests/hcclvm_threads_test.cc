@@ -6,9 +6,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "gen/registry.h"
 #include "hcclvm_fixture.h"
+#include "export/jsonl.h"
 #include "io/hcclvm/blobs.h"
+#include "io/hcclvm/db.h"
 #include "io/hcclvm/task_feed.h"
 #include "pipeline/batch.h"
 #include "test_util.h"
@@ -142,6 +147,152 @@ TEST(HcclvmThreads, TheFirstFailingTableIsReportedWhateverTheThreadCount) {
   RunResult r = run_collcheck(fmt::format("check -j1 --threads 8 '{}'", db));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("opMemInfo"), std::string::npos) << r.err;
+}
+
+// A 16-rank ring AllReduce whose members each carry a different record the
+// translator reports, leaves out or renumbers, so that the findings of an
+// operator come from many members and must keep their order: an unknown
+// type (101), EVENT_RECORD (111), a header of another rank (left out), an
+// address in no block (110) or in another rank's (112), a zero-length one
+// (warning), host-stub reduces in two members (one warning per group), a
+// 64-bit notify id shared by two members, an unpaired and an ambiguous id,
+// and a rank without stream 0.
+Fixture faults_across_members() {
+  Fixture f = from(generate("ring", OpType::AllReduce, 16, 2048));
+  auto insert = [&](u32 m, std::size_t at, Blob meta) {
+    auto& t = f.ops[m].tasks;
+    at = std::min(at, t.size());
+    hcclvm::i64 seq = at < t.size() ? t[at].seq : t.back().seq + 1;  // a tie: ordered by id
+    t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), TaskFx{seq, std::move(meta), {}});
+  };
+  auto at = [](u32 rank, BufId buf) { return fixture_address(rank, buf, 0); };
+  u8 fp32 = static_cast<u8>(data_type_code(DataType::FP32));
+  insert(3, 5, meta_header(9, 3, 0));
+  insert(7, 2, meta_header(hcclvm::kMetaEventRecord, 7, 0));
+  insert(5, 4, memcpy_meta(4, 0, 5, at(5, kInput), 5, at(5, kOutput), 16));
+  insert(9, 6, memcpy_meta(9, 0, 9, 0x99000000, 9, at(9, kOutput), 16));
+  insert(11, 1, memcpy_meta(11, 0, 11, 0x99000000, 11, at(11, kOutput), 0));
+  insert(13, 3, memcpy_meta(13, 0, 13, at(13, kInput), 13, at(12, kOutput), 16));
+  insert(2, 8, reduce_meta(2, 0, 2, at(2, kInput), 2, at(2, kOutput), 4, fp32, 10));
+  insert(14, 8, reduce_meta(14, 0, 14, at(14, kInput), 14, at(14, kOutput), 4, fp32, 11));
+  insert(4, 1000, notify_meta(true, 4, 0, 0x500000001ull, 4, 6));
+  insert(6, 1000, notify_meta(false, 6, 0, 0x500000001ull, 4, 6));
+  insert(10, 1000, notify_meta(true, 10, 0, 900001, 10, 10));
+  for (u32 m : {1u, 8u, 15u}) insert(m, 1000, notify_meta(m != 8, m, 0, 900002, m, m == 1 ? 8 : m));
+  for (TaskFx& t : f.ops[12].tasks) t.meta[7] += 5;  // streamId
+  return f;
+}
+
+// Two windows: a ring AllReduce, then a mesh AllGather whose member 2
+// disagrees on the count, so that its group is refused.
+Fixture refused_beside_checked() {
+  Fixture a = from(generate("ring", OpType::AllReduce, 8, 4096));
+  Trace mesh = generate("mesh", OpType::AllGather, 4, 1000);
+  Fixture b = from(mesh, 1);
+  b.ops[2].detail = op_detail(cmd_code(OpType::AllGather), data_type_code(DataType::FP32), 0, 999);
+  for (OpFx& o : b.ops) a.ops.push_back(std::move(o));
+  for (SyncFx& s : b.syncs) a.syncs.push_back(s);
+  return a;
+}
+
+// Everything the import produces, as bytes: every case's trace (with the
+// importer's findings it carries), its notes, and every finding whole.
+std::string imported(const std::string& db, unsigned threads, InputOptions opt = {}) {
+  opt.threads = threads;
+  auto r = read_hcclvm_db(db, opt);
+  if (!r) return "error: " + r.error().message;
+  std::string s;
+  for (const LoadedCase& c : *r) {
+    s += c.name + "\n" + to_jsonl(c.read.trace, c.read.findings);
+    for (const auto& [task, note] : c.read.trace.task_notes) s += fmt::format("note {}: {}\n", task, note);
+    for (const Finding& f : c.read.findings)
+      s += fmt::format("finding {} {} {}: {} | {} | tasks {}\n", f.code, f.tag, static_cast<int>(f.severity),
+                       f.message, fmt::join(f.details, " / "), fmt::join(f.tasks, ","));
+  }
+  return s;
+}
+
+void expect_same_import(const std::string& db, const InputOptions& opt = {}) {
+  std::string one = imported(db, 1, opt);
+  for (unsigned threads : {2u, 3u, 8u, 8u}) EXPECT_EQ(imported(db, threads, opt), one) << db << " --threads " << threads;
+}
+
+TEST(HcclvmThreads, ImportsAreTheSameForEveryThreadCount) {
+  std::string db = temp_path("thr_faults.db");
+  ASSERT_EQ(write_fixture(faults_across_members(), db), "");
+  std::string one = imported(db, 1);
+  // The findings the shape is made of, each once, in member order.
+  std::vector<std::string> findings, notes;
+  for (std::string_view rest = one; !rest.empty();) {
+    std::string_view line = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+    if (line.starts_with("finding ")) findings.emplace_back(line);
+    if (line.starts_with("note ")) notes.emplace_back(line);
+  }
+  std::vector<std::size_t> order;
+  for (const char* what : {"Task type code 9", "header rankId 4 differs from rankId 5", "EVENT_RECORD record",
+                           "lies in no INPUT, OUTPUT or CCL block", "zero-length record", "No main stream on rank 12",
+                           "names rank 13, but lies", "HCCLVM-W-NOTIFY-ID-64", "HCCLVM-W-NOTIFY-UNPAIRED",
+                           "HCCLVM-W-NOTIFY-AMBIGUOUS"}) {
+    auto has = [&](const std::string& l) { return l.find(what) != std::string::npos; };
+    EXPECT_EQ(std::count_if(findings.begin(), findings.end(), has), 1) << what;
+    order.push_back(static_cast<std::size_t>(std::find_if(findings.begin(), findings.end(), has) - findings.begin()));
+  }
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end())) << fmt::format("{}", fmt::join(findings, "\n"));
+  EXPECT_EQ(std::count_if(findings.begin(), findings.end(),
+                          [](const std::string& l) { return l.find("HCCLVM-W-HOST-STUB-REDUCE") != std::string::npos; }),
+            1);
+  EXPECT_EQ(notes.size(), 1u);
+  expect_same_import(db);
+  InputOptions other;
+  other.recorded_peers = true;
+  other.keep_stream_ids = true;
+  EXPECT_NE(imported(db, 1, other), one);
+  expect_same_import(db, other);
+  // The same through the whole check, reports included.
+  expect_same_for_every_thread_count(faults_across_members(), "thr_faults_check", 1);
+
+  db = temp_path("thr_import_two_windows.db");
+  ASSERT_EQ(write_fixture(two_windows(), db), "");
+  expect_same_import(db);
+  db = temp_path("thr_refused.db");
+  ASSERT_EQ(write_fixture(refused_beside_checked(), db), "");
+  EXPECT_NE(imported(db, 1).find("#w1-op0"), std::string::npos);
+  expect_same_import(db);
+  expect_same_for_every_thread_count(refused_beside_checked(), "thr_refused_check", 1);
+  db = temp_path("thr_import_pairwise.db");
+  ASSERT_EQ(write_fixture(from(generate("pairwise", OpType::AllToAll, 8, 512)), db), "");
+  expect_same_import(db);
+}
+
+TEST(HcclvmThreads, ABadRowIsReportedAsOneThreadReportsIt) {
+  struct Bad {
+    const char* name;
+    Fixture f;
+    std::string want;  // the start of the error, after the path
+  };
+  std::vector<Bad> bad;
+  auto ring = [] { return from(generate("ring", OpType::AllReduce, 16, 2048)); };
+  bad.push_back({"thr_bad_blob", ring(), ": table opTask_P_5109 row 7 column opTaskMeta: blob is 60 bytes"});
+  bad.back().f.ops[9].tasks[6].meta.resize(60);
+  bad.push_back({"thr_bad_seq", ring(), ": table opTask_P_5105 row 3 column taskSeq: NULL where an integer"});
+  bad.back().f.extra_sql = {"UPDATE opTask_P_5105 SET taskSeq = NULL WHERE id = 3"};
+  bad.push_back({"thr_bad_op", ring(), ": table opTask_P_5111 row 2 column opDetailId: text \"x\""});
+  bad.back().f.extra_sql = {"UPDATE opTask_P_5111 SET opDetailId = 'x' WHERE id = 2"};
+  bad.push_back({"thr_no_table", ring(), ": table opTask_P_5106: no such table, but opDetails row 7 (rank 6)"});
+  bad.back().f.omit_tables = {"opTask_P_5106"};
+  // A missing table in member 3 and a bad blob in member 12's: the failing
+  // table is reported, whichever member comes first.
+  bad.push_back({"thr_no_table_bad_blob", ring(), ": table opTask_P_5112 row 2 column opTaskMeta: blob is 9 bytes"});
+  bad.back().f.omit_tables = {"opTask_P_5103"};
+  bad.back().f.ops[12].tasks[1].meta.resize(9);
+  for (const Bad& b : bad) {
+    std::string db = temp_path(std::string(b.name) + ".db");
+    ASSERT_EQ(write_fixture(b.f, db), "");
+    std::string one = imported(db, 1);
+    EXPECT_EQ(one.rfind("error: " + db + b.want, 0), 0u) << one.substr(0, 300);
+    for (unsigned threads : {2u, 3u, 8u, 8u}) EXPECT_EQ(imported(db, threads), one) << b.name << " " << threads;
+  }
 }
 
 TEST(HcclvmThreads, TablesAreReadOnSeveralConnectionsOfAFileOnly) {
