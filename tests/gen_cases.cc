@@ -1,10 +1,12 @@
 #include "gen_cases.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 
 #include "gen/registry.h"
+#include "graph/parts.h"
 
 namespace cc::test {
 
@@ -115,6 +117,19 @@ std::vector<GenCase> gen_cases(const std::string& pair, bool full) {
         }
   }
   return out;
+}
+
+Trace ring_over_parallel_threshold() {
+  gen::GenParams p;
+  p.ranks = 64;
+  p.count = 4096;
+  Result<Trace> ring = gen::generate("ring", p, true);
+  if (!ring) {
+    ADD_FAILURE() << ring.error().message;
+    return {};
+  }
+  EXPECT_GT(ring->tasks.size(), kParallelTasks);
+  return std::move(*ring);
 }
 
 }  // namespace cc::test

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gen/params.h"
+#include "model/trace.h"
 
 namespace cc::test {
 
@@ -34,5 +35,10 @@ std::vector<std::string> registry_pairs();
 
 // Cases of one "algo/Op" pair.
 std::vector<GenCase> gen_cases(const std::string& pair, bool full);
+
+// HCCL's ring AllReduce at 64 ranks (4 Ki elements): more tasks than
+// graph/parts.h's kParallelTasks, so that the passes over all tasks
+// really start their threads.
+Trace ring_over_parallel_threshold();
 
 }  // namespace cc::test

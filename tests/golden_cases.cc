@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "gen_cases.h"
+#include "pipeline/pipeline.h"
 #include "test_util.h"
 
 namespace cc::test {
@@ -115,5 +117,20 @@ std::string golden_case_name(const std::string& path) {
   return rel;
 }
 
+
+u64 for_each_golden_trace(const std::function<bool(const Trace&, const std::string&)>& fn) {
+  u64 i = 0, called = 0;
+  for (const GoldenCase& c : discover_golden_cases()) {
+    if (!sampled(i++)) continue;
+    Result<std::vector<LoadedCase>> cases = load_file(c.path, InputOptions{}, ExpandOptions{});
+    if (!cases) continue;  // a case about bad input, or one that needs its args
+    for (const LoadedCase& lc : cases.value()) {
+      if (lc.read.trace.unchecked) continue;
+      ++called;
+      if (!fn(lc.read.trace, c.path + "#" + lc.name)) return called;
+    }
+  }
+  return called;
+}
 
 }  // namespace cc::test

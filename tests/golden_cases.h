@@ -18,11 +18,14 @@
 // and then exactly these cases must be reported, each as given.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "model/trace.h"
 
 namespace cc::test {
 
@@ -53,6 +56,11 @@ struct GoldenCase {
 std::vector<GoldenCase> discover_golden_cases();
 
 void PrintTo(const GoldenCase& c, std::ostream* os);
+
+// Calls fn(trace, "PATH#CASE") for every checked operator of the sampled
+// golden cases (gen_cases.h) that load without their args, until fn
+// returns false; returns how many it was called for.
+u64 for_each_golden_trace(const std::function<bool(const Trace&, const std::string&)>& fn);
 
 // A test name for a case: "graph/102_cycle.jsonl" -> "graph_102_cycle_jsonl".
 std::string golden_case_name(const std::string& path);

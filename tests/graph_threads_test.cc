@@ -14,13 +14,11 @@
 #include <algorithm>
 #include <random>
 
-#include "gen/registry.h"
 #include "gen_cases.h"
 #include "golden_cases.h"
 #include "graph/graph.h"
 #include "graph/reach.h"
 #include "model/builder.h"
-#include "pipeline/pipeline.h"
 #include "random_trace.h"
 #include "reference.h"
 
@@ -184,13 +182,7 @@ TEST(GraphThreads, RandomGraphs) {
 
 // Large enough (over kParallelTasks) that every pass starts its threads.
 TEST(GraphThreads, LargeGraphsRunOnThreads) {
-  gen::GenParams p;
-  p.ranks = 64;
-  p.count = 4096;
-  Result<Trace> ring = gen::generate("ring", p, true);
-  ASSERT_TRUE(ring.ok()) << ring.error().message;
-  ASSERT_GT(ring->tasks.size(), 32768u);
-  expect_same_at_every_thread_count(*ring, "ring 64", 2000, 1);
+  expect_same_at_every_thread_count(ring_over_parallel_threshold(), "ring 64", 2000, 1);
 
   // With unchained nodes, explicit edges and blocked tasks: the first draw
   // of this shape that is large enough.
@@ -238,18 +230,11 @@ TEST(GraphThreads, EmptyTrace) {
 }
 
 TEST(GraphThreads, GoldenCases) {
-  u64 i = 0, checked = 0;
-  for (const GoldenCase& c : discover_golden_cases()) {
-    if (!sampled(i++)) continue;
-    Result<std::vector<LoadedCase>> cases = load_file(c.path, InputOptions{}, ExpandOptions{});
-    if (!cases) continue;  // a case about bad input, or one that needs its args
-    for (const LoadedCase& lc : cases.value()) {
-      if (lc.read.trace.unchecked) continue;
-      expect_same_at_every_thread_count(lc.read.trace, c.path + "#" + lc.name, 200, i, false);
-      ++checked;
-    }
-    if (HasFailure()) return;
-  }
+  u64 seed = 0;
+  u64 checked = for_each_golden_trace([&](const Trace& t, const std::string& name) {
+    expect_same_at_every_thread_count(t, name, 200, ++seed, false);
+    return !HasFailure();
+  });
   EXPECT_GT(checked, quick_tests() ? 50u : 200u);
 }
 

@@ -267,11 +267,4 @@ void check_aiv_sync(const Trace& t, const TaskGraph& g, Reachability& reach, Fin
   }
 }
 
-u32 aiv_flag_access(const Trace& t, u32 task, bool& write) {
-  const AivNodeInfo* n = node_of(t, task);
-  if (!n || (n->kind != AivNodeKind::FlagSet && n->kind != AivNodeKind::FlagWait)) return kNone;
-  write = n->kind == AivNodeKind::FlagSet;
-  return n->cell_slice;
-}
-
 }  // namespace cc

@@ -27,8 +27,5 @@ bool aiv_task_valid(const Trace& trace, u32 task);
 void check_aiv_single(const Trace& trace, FindingSink& out);
 // Stage 3.
 void check_aiv_sync(const Trace& trace, const TaskGraph& graph, Reachability& reach, FindingSink& out);
-// Stage 4: the cell slice a flag operation accesses (kNone for any other
-// task); `write` says whether it writes it (SendFlag) or reads it.
-u32 aiv_flag_access(const Trace& trace, u32 task, bool& write);
 
 }  // namespace cc

@@ -117,46 +117,59 @@ std::string access_text(const Trace& t, u32 task, u32 slice, bool write) {
                      hex_range(s.offset, s.offset + s.len), describe_task(t, task));
 }
 
-// What every shard of the sweep reads and none changes: which task owns
-// each slice, which slices are written, and (when the domains are split
-// into shards) which shards each task and each slice belong to.
+// What every shard of the sweep reads and none changes: the memory tasks
+// in τ (graph/data_order.h), whose positions are the sweep's task ids;
+// which of them owns each slice; which slices are written or flag cells;
+// and (when the domains are split into shards) which shards each task and
+// each slice belong to.
 struct SweepShared {
   const Trace& t;
   const TaskGraph& g;
+  const DataOrder& order;
   const MemConflictOptions& opt;
-  std::vector<u32> task_of_slice;
-  std::vector<u8> written;
-  std::vector<u8> flag_slice;  // the cell slices of AIV flag operations
-  // Sharded only: per shard, the tasks with an access in one of its
-  // domains, in τ order (4 bytes per task and shard it touches, and a shard
-  // walks only its own tasks); and the shard of each slice's domain.
+  // Per slice: the position in `order` of the task that accesses it
+  // (kNone: none does).
+  std::vector<u32> pos_of_slice;
+  // Per slice, one byte: kWritten, kFlag (the cell of an AIV flag
+  // operation) and, sharded only, its domain's shard from bit kShardShift.
+  static constexpr u8 kWritten = 1, kFlag = 2, kShardShift = 2;
+  std::vector<u8> slice_bits;
+  // Sharded only: per shard, the positions of the tasks with an access in
+  // one of its domains, ascending (4 bytes per task and shard it touches,
+  // and a shard walks only its own tasks).
   std::vector<std::vector<u32>> shard_tasks;
-  std::vector<u8> slice_shard;
 
-  SweepShared(const Trace& trace, const TaskGraph& graph, const MemConflictOptions& options)
-      : t(trace), g(graph), opt(options) {
-    task_of_slice.assign(t.slices.size(), kNone);
-    written.assign(t.slices.size(), 0);
-    flag_slice.assign(t.slices.size(), 0);
-    for (u32 id = 0; id < t.tasks.size(); ++id) {
+  SweepShared(const Trace& trace, const TaskGraph& graph, const DataOrder& data, const MemConflictOptions& options)
+      : t(trace), g(graph), order(data), opt(options) {
+    pos_of_slice.assign(t.slices.size(), kNone);
+    slice_bits.assign(t.slices.size(), 0);
+    const std::vector<u32>& ids = order.tasks;
+    for (u32 p = 0; p < ids.size(); ++p) {
+      // τ visits the records at scattered addresses: fetch ahead.
+      if (p + 16 < ids.size()) __builtin_prefetch(&t.tasks[ids[p + 16]]);
+      u32 id = ids[p];
       const Task& k = t.tasks[id];
       if (!is_data_task(k.type)) {
         bool write = false;
         if (u32 sl = (k.flags & kTaskAiv) ? aiv_flag_access(t, id, write) : kNone; sl != kNone) {
-          task_of_slice[sl] = id;
-          written[sl] = write;
-          flag_slice[sl] = 1;
+          pos_of_slice[sl] = p;
+          slice_bits[sl] = static_cast<u8>((write ? kWritten : 0) | kFlag);
         }
         continue;
       }
       for (u32 gi = 0; gi < k.group_count; ++gi) {
         const Group& gr = t.group(k, gi);
-        for (u32 i = 0; i < gr.src_count; ++i) task_of_slice[gr.first_src + i] = id;
-        task_of_slice[gr.dst] = id;
-        written[gr.dst] = 1;
+        for (u32 i = 0; i < gr.src_count; ++i) pos_of_slice[gr.first_src + i] = p;
+        pos_of_slice[gr.dst] = p;
+        slice_bits[gr.dst] |= kWritten;
       }
     }
   }
+
+  u32 task_of_slice(u32 slice) const { return order.tasks[pos_of_slice[slice]]; }
+  bool written(u32 slice) const { return slice_bits[slice] & kWritten; }
+  bool flag(u32 slice) const { return slice_bits[slice] & kFlag; }
+  u32 shard(u32 slice) const { return slice_bits[slice] >> kShardShift; }
 
   // The accesses of `task` in τ's sweep (data slices, or an AIV flag
   // operation's cell), each with its position; false when the task has
@@ -182,21 +195,22 @@ struct SweepShared {
 // The conflicts one shard found for one later task: its overlaps (a range
 // of the shard's list) and whether it left members unasked.
 struct TaskConflicts {
-  u32 task;
+  u32 at;  // the task's position in τ's memory tasks
   std::size_t begin, end;
   bool stopped;
 };
 
 // The ATOMIC-REDUCE-ORDER candidate: the first unordered pair of
 // floating-point reduces of one class in the sweep's order — by τ of the
-// later task, then the position of its access, then the sweep's order within
-// that access (segments by address, members in frontier order). The key
-// does not depend on how the domains were split, so neither does the pair.
+// later task (its position), then the position of its access, then the
+// sweep's order within that access (segments by address, members in
+// frontier order). The key does not depend on how the domains were split,
+// so neither does the pair.
 struct OrderCandidate {
   Overlap pair{0, kNone, 0, 0, 0};  // later_slice kNone: none yet
-  u32 tau = 0, index = 0;
-  bool precedes(u32 other_tau, u32 other_index) const {
-    return pair.later_slice != kNone && (tau < other_tau || (tau == other_tau && index <= other_index));
+  u32 at = 0, index = 0;
+  bool precedes(u32 other_at, u32 other_index) const {
+    return pair.later_slice != kNone && (at < other_at || (at == other_at && index <= other_index));
   }
 };
 
@@ -207,23 +221,29 @@ struct OrderCandidate {
 // another domain, so that what one domain's frontiers become never depends
 // on another's — the condition for splitting domains into shards without
 // changing a byte of the findings (docs/MEMCONFLICT.md, "Threads").
+//
+// Tasks are named by their position among τ's memory tasks (SweepShared::
+// order): the answers are an array over positions, and a dominator is a
+// position, so "τ(x) < τ(dom)" compares two numbers. The oracle is asked
+// with task ids.
 class Sweep {
  public:
-  using Emit = std::function<void(u32 task, std::vector<Overlap>& overlaps, bool stopped)>;
+  using Emit = std::function<void(u32 at, std::vector<Overlap>& overlaps, bool stopped)>;
 
   // `shard` kNone: every domain.
   Sweep(const SweepShared& sh, Reachability& reach, u32 shard, const Emit& emit)
-      : sh_(sh), t_(sh.t), g_(sh.g), reach_(reach), opt_(sh.opt), task_of_slice_(sh.task_of_slice),
-        written_(sh.written), flag_slice_(sh.flag_slice), shard_(shard), emit_(emit) {
-    answer_turn_.assign(t_.tasks.size(), 0);
-    answer_yes_.assign(t_.tasks.size(), 0);
+      : sh_(sh), t_(sh.t), reach_(reach), opt_(sh.opt), pos_of_slice_(sh.pos_of_slice),
+        tasks_(sh.order.tasks), shard_(shard), emit_(emit) {
+    answer_.assign(tasks_.size(), 0);
   }
 
   void run() {
-    for (u32 task : shard_ == kNone ? g_.order : sh_.shard_tasks[shard_]) {
-      if (!sh_.accesses_of(task, accesses_)) continue;
+    auto visit = [&](u32 at) {
+      cur_ = at;
+      cur_task_ = tasks_[at];
+      if (!sh_.accesses_of(cur_task_, accesses_)) return;
       if (shard_ != kNone)
-        std::erase_if(accesses_, [&](const Access& a) { return sh_.slice_shard[a.slice] != shard_; });
+        std::erase_if(accesses_, [&](const Access& a) { return sh_.shard(a.slice) != shard_; });
       stats_.accesses += accesses_.size();
       overlaps_.clear();
       stopped_ = false;
@@ -235,9 +255,14 @@ class Sweep {
         group_.clear();
         for (std::size_t j = i; j < accesses_.size(); ++j)
           if (accesses_[j].domain == accesses_[i].domain) group_.push_back(accesses_[j]);
-        sweep_domain(task);
+        sweep_domain();
       }
-      if (!overlaps_.empty()) emit_(task, overlaps_, stopped_);
+      if (!overlaps_.empty()) emit_(at, overlaps_, stopped_);
+    };
+    if (shard_ != kNone) {
+      for (u32 at : sh_.shard_tasks[shard_]) visit(at);
+    } else {
+      for (u32 at = 0; at < tasks_.size(); ++at) visit(at);
     }
   }
 
@@ -245,38 +270,40 @@ class Sweep {
   const OrderCandidate& order_candidate() const { return order_warning_; }
 
  private:
-  // The task's accesses in one domain (group_).
-  void sweep_domain(u32 task) {
+  // The current task's accesses in one domain (group_).
+  void sweep_domain() {
     forget_answers();
     if (opt_.all_pairs) {
-      for (const Access& a : group_) find_in_history(task, a);
+      for (const Access& a : group_) find_in_history(a);
       for (const Access& a : group_) history_[a.domain].push_back(a);
     } else if (!self_overlap()) {
       // The usual case: each access alone decides its segments, so the
       // comparison with the frontier and its update share one pass.
       for (const Access& a : group_)
         domain(a.domain).update(a.begin, a.end, [&](u64 s, u64 e, Frontier& f) {
-          compare(task, a, s, e, f);
-          advance(task, a, f);
+          compare(a, s, e, f);
+          advance(a, f);
         });
     } else {
       // A task whose own accesses overlap: compare all of them with the
       // frontiers before any of them changes one.
       DomainMap& d = domain(group_.front().domain);
       for (const Access& a : group_)
-        d.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) { compare(task, a, s, e, f); });
-      for (const Access& a : group_) d.update(a.begin, a.end, [&](u64, u64, Frontier& f) { advance(task, a, f); });
+        d.scan(a.begin, a.end, [&](u64 s, u64 e, const Frontier& f) { compare(a, s, e, f); });
+      for (const Access& a : group_) d.update(a.begin, a.end, [&](u64, u64, Frontier& f) { advance(a, f); });
     }
   }
 
- private:
-  // Whether task x happens before the current task (memoised per task).
-  // A "no" counts x as a partner of the current task unless `partner` is
-  // false (an atomic pair, which is not a conflict).
-  bool before(u32 x, u32 current, bool partner = true) {
-    if (x == current) return true;
+  // The position of the task that accesses `slice`.
+  u32 pos(u32 slice) const { return pos_of_slice_[slice]; }
+
+  // Whether the task at position x happens before the current task
+  // (memoised per task). A "no" counts x as a partner of the current task
+  // unless `partner` is false (an atomic pair, which is not a conflict).
+  bool before(u32 x, bool partner = true) {
+    if (x == cur_) return true;
     if (const bool* yes = answer(x)) return *yes;
-    bool yes = reach_.happens_before(x, current);
+    bool yes = reach_.happens_before(tasks_[x], cur_task_);
     stats_.queries++;
     remember(x, yes, partner);
     return yes;
@@ -285,16 +312,16 @@ class Sweep {
   // The atomic class of the access `slice` (0 unless an SDMA reduce's
   // destination, and always 0 with --strict-reduce).
   u16 access_class(u32 slice) const {
-    if (opt_.strict_reduce || !written_[slice]) return 0;
-    return atomic_reduce_class(t_.tasks[task_of_slice_[slice]]);
+    if (opt_.strict_reduce || !sh_.written(slice)) return 0;
+    return atomic_reduce_class(t_.tasks[sh_.task_of_slice(slice)]);
   }
 
   // Whether x must stay in a frontier the current task joins (advance()):
   // it is not known ordered before the task. The comparison asked about
   // every member of the segment unless it stopped (saturated), so a member
   // with no answer is one it left unasked, and stays; advance() never asks.
-  bool unordered_or_untested(u32 x, u32 current) const {
-    if (x == current) return false;
+  bool unordered_or_untested(u32 x) const {
+    if (x == cur_) return false;
     const bool* yes = answer(x);
     return !yes || !*yes;
   }
@@ -310,31 +337,34 @@ class Sweep {
   }
 
   // x was never asked about and, the current segment being saturated, will not be.
-  bool left_unasked(u32 x, u32 current) {
-    if (!saturated() || x == current || answer(x)) return false;
+  bool left_unasked(u32 x) {
+    if (!saturated() || x == cur_ || answer(x)) return false;
     stopped_ = true;
     return true;
   }
 
-  // The answers for the current task, in arrays indexed by task and
-  // stamped with the task's turn: one load per look-up, and forgetting
-  // them all is one increment. A task is looked up once per frontier member
-  // it meets (in the comparison and in the update), and racing slots have
-  // frontiers of thousands: a hash map of the answers was most of the
-  // stage's time there.
+  // The answers for the current task, in an array over positions, each
+  // entry the turn of the task that found it and the answer in its lowest
+  // bit: one load per look-up, and forgetting them all is one increment. A
+  // task is looked up once per frontier member it meets (in the comparison
+  // and in the update), and racing slots have frontiers of thousands: a
+  // hash map of the answers was most of the stage's time there.
   const bool* answer(u32 x) const {
     static constexpr bool kYes = true, kNo = false;
-    if (answer_turn_[x] != turn_) return nullptr;
-    return answer_yes_[x] ? &kYes : &kNo;
+    u32 a = answer_[x];
+    if (a >> 1 != turn_) return nullptr;
+    return a & 1 ? &kYes : &kNo;
   }
   void remember(u32 x, bool yes, bool partner) {
     if (!yes && partner) ++partners_found_, ++segment_partners_;
-    answer_turn_[x] = turn_;
-    answer_yes_[x] = yes;
+    answer_[x] = turn_ << 1 | u32{yes};
   }
   // Forgotten when the task moves to another domain (stopped_ is the task's).
   void forget_answers() {
-    ++turn_;
+    if (++turn_ == kTurns) {  // every turn used: start again on a clean array
+      std::fill(answer_.begin(), answer_.end(), 0);
+      turn_ = 1;
+    }
     partners_found_ = segment_partners_ = 0;
     atomic_found_ = 0;
   }
@@ -361,41 +391,38 @@ class Sweep {
   // question counts no partner and a "no" is not remembered: the dominator
   // is a read, which conflicts with the task only if the task writes, and
   // then the comparison with R asks about it as usual.
-  bool dominated(const Frontier& f, u32 task) {
+  bool dominated(const Frontier& f) {
     if (f.dom == kNone || f.writes.empty()) return false;
-    if (f.dom == task) return true;
+    if (f.dom == cur_) return true;
     if (const bool* yes = answer(f.dom)) return *yes;
-    bool yes = reach_.happens_before(f.dom, task);
+    bool yes = reach_.happens_before(tasks_[f.dom], cur_task_);
     stats_.queries++;
     if (yes) remember(f.dom, true, false);
     return yes;
   }
 
   // dominated() without a new question: the answer the comparison found.
-  bool dominance_known(const Frontier& f, u32 task) const {
+  bool dominance_known(const Frontier& f) const {
     if (f.dom == kNone || f.writes.empty()) return false;
-    if (f.dom == task) return true;
+    if (f.dom == cur_) return true;
     const bool* yes = answer(f.dom);
     return yes && *yes;
   }
 
   // Whether the member x of W is covered by the dominator (happens before
   // it by the invariant), given that the dominator happens before the task.
-  bool covered(const Frontier& f, u32 x) const {
-    u32 tx = task_of_slice_[x];
-    return tx == f.dom || g_.tau[tx] < g_.tau[f.dom];
-  }
+  bool covered(const Frontier& f, u32 x) const { return pos(x) <= f.dom; }
 
   // Whether every member of W is known to happen before the current task,
   // without a new question (covered, or answered "yes"): a read that is
   // becomes the segment's dominator.
-  bool after_all_writes(const Frontier& f, u32 task) const {
-    bool dom = dominance_known(f, task);
+  bool after_all_writes(const Frontier& f) const {
+    bool dom = dominance_known(f);
     for (u32 x : f.writes) {
       if (dom && covered(f, x)) continue;
-      u32 tx = task_of_slice_[x];
-      if (tx == task) continue;
-      const bool* yes = answer(tx);
+      u32 px = pos(x);
+      if (px == cur_) continue;
+      const bool* yes = answer(px);
       if (!yes || !*yes) return false;
     }
     return true;
@@ -407,28 +434,28 @@ class Sweep {
   // Once the task has partner_cap partners it is reported; members it was
   // not yet compared with are left alone (known answers still add their
   // overlaps, so the reported pairs keep all their bytes).
-  void compare(u32 task, const Access& a, u64 s, u64 e, const Frontier& f) {
+  void compare(const Access& a, u64 s, u64 e, const Frontier& f) {
     segment_partners_ = 0;
     auto check = [&](u32 x) {
-      u32 tx = task_of_slice_[x];
-      if (left_unasked(tx, task)) return;
-      if (!before(tx, task)) overlaps_.push_back({x, a.slice, a.domain, s, e});
+      u32 px = pos(x);
+      if (left_unasked(px)) return;
+      if (!before(px)) overlaps_.push_back({x, a.slice, a.domain, s, e});
     };
     // Members covered by a dominator that happens before the task happen
     // before it too: none conflicts (and no pair of one atomic class is
     // unordered), so they need not be asked.
-    bool dom = dominated(f, task);
+    bool dom = dominated(f);
     for (u32 x : f.writes) {
       if (dom && covered(f, x)) continue;
-      if (a.flag && flag_slice_[x]) continue;
+      if (a.flag && sh_.flag(x)) continue;
       if (a.cls && access_class(x) == a.cls)
-        atomic_pair(task, a, x, s, e);
+        atomic_pair(a, x, s, e);
       else
         check(x);
     }
     if (a.write)
       for (u32 x : f.reads)
-        if (!(a.flag && flag_slice_[x])) check(x);
+        if (!(a.flag && sh_.flag(x))) check(x);
   }
 
   // Two SDMA reduces of one class into the same bytes: not a conflict, the
@@ -437,23 +464,23 @@ class Sweep {
   // pair for the ATOMIC-REDUCE-ORDER warning. After partner_cap unordered
   // ones it stops asking: k reduces in parallel into one slot then cost
   // O(k·cap) queries, and a member left unasked stays in W, which is safe.
-  void atomic_pair(u32 task, const Access& a, u32 x, u64 s, u64 e) {
-    u32 tx = task_of_slice_[x];
-    if (tx == task) return;
+  void atomic_pair(const Access& a, u32 x, u64 s, u64 e) {
+    u32 px = pos(x);
+    if (px == cur_) return;
     bool ordered;
-    if (const bool* yes = answer(tx)) {
+    if (const bool* yes = answer(px)) {
       ordered = *yes;
     } else {
       if (saturated()) stopped_ = true;
       if (saturated() || atomic_found_ >= std::max(opt_.partner_cap, 1u)) return;
-      ordered = before(tx, task, false);
+      ordered = before(px, false);
       if (!ordered) {
         ++atomic_found_;
         stats_.atomic_pairs++;
       }
     }
-    if (ordered || order_warning_.precedes(g_.tau[task], a.index)) return;
-    if (is_floating(t_.tasks[task].data_type)) order_warning_ = {{x, a.slice, a.domain, s, e}, g_.tau[task], a.index};
+    if (ordered || order_warning_.precedes(cur_, a.index)) return;
+    if (is_floating(t_.tasks[cur_task_].data_type)) order_warning_ = {{x, a.slice, a.domain, s, e}, cur_, a.index};
   }
 
   // The frontier after the access (memconflict.md): a write replaces every
@@ -474,13 +501,13 @@ class Sweep {
   // a later reduce of the class that this one does not conflict with, so
   // it stays. Of its own class it drops the members known ordered before
   // it (asked in compare(), or the cheap filters); unasked ones stay.
-  void advance(u32 task, const Access& a, Frontier& f) {
-    auto unordered = [&](u32 x) { return unordered_or_untested(task_of_slice_[x], task); };
+  void advance(const Access& a, Frontier& f) {
+    auto unordered = [&](u32 x) { return unordered_or_untested(pos(x)); };
     if (a.flag) {
       // A flag access never stands in for a data access: a later flag
       // access is not compared with it, so the data access must stay. Of
       // the flag accesses it drops those known ordered before it.
-      auto keep = [&](u32 x) { return !flag_slice_[x] || !known_before(task_of_slice_[x], task); };
+      auto keep = [&](u32 x) { return !sh_.flag(x) || !known_before(pos(x)); };
       if (a.write) {
         f.writes.retain(keep);
         f.writes.insert(a.slice);
@@ -489,55 +516,55 @@ class Sweep {
         f.reads.insert(a.slice);
       }
     } else if (a.write && a.cls) {
-      bool dom = dominance_known(f, task);
+      bool dom = dominance_known(f);
       f.writes.retain([&](u32 x) {
-        return access_class(x) != a.cls || !((dom && covered(f, x)) || known_before(task_of_slice_[x], task));
+        return access_class(x) != a.cls || !((dom && covered(f, x)) || known_before(pos(x)));
       });
       f.writes.insert(a.slice);
     } else if (a.write) {
-      bool dom = dominance_known(f, task);
+      bool dom = dominance_known(f);
       f.writes.retain([&](u32 x) { return !(dom && covered(f, x)) && unordered(x); });
       f.writes.insert(a.slice);
       f.reads.retain(unordered);
     } else {
-      f.reads.retain([&](u32 x) { return !known_before(task_of_slice_[x], task); });
+      f.reads.retain([&](u32 x) { return !known_before(pos(x)); });
       f.reads.insert(a.slice);
       // A newer dominator covers more of W.
-      if (!f.writes.empty() && after_all_writes(f, task)) f.dom = task;
+      if (!f.writes.empty() && after_all_writes(f)) f.dom = cur_;
     }
   }
 
-  bool known_before(u32 x, u32 current) {
-    if (x == current) return true;
+  bool known_before(u32 x) {
+    if (x == cur_) return true;
     if (const bool* yes = answer(x)) return *yes;
-    return reach_.quick(x, current) == 1;
+    return reach_.quick(tasks_[x], cur_task_) == 1;
   }
 
   // --all-pairs: every earlier access of the domain is a candidate partner.
   // Cost grows with the number of earlier overlapping accesses (debug use).
-  void find_in_history(u32 task, const Access& a) {
+  void find_in_history(const Access& a) {
     auto it = history_.find(a.domain);
     if (it == history_.end()) return;
     for (const Access& h : it->second) {
       if (h.end <= a.begin || a.end <= h.begin || (!h.write && !a.write) || (h.flag && a.flag)) continue;
       if (a.cls && h.cls == a.cls) {
-        atomic_pair(task, a, h.slice, std::max(h.begin, a.begin), std::min(h.end, a.end));
+        atomic_pair(a, h.slice, std::max(h.begin, a.begin), std::min(h.end, a.end));
         continue;
       }
-      u32 th = task_of_slice_[h.slice];
-      if (!before(th, task))
+      if (!before(pos(h.slice)))
         overlaps_.push_back({h.slice, a.slice, a.domain, std::max(h.begin, a.begin), std::min(h.end, a.end)});
     }
   }
 
+  // Turns live in the answers' upper 31 bits.
+  static constexpr u32 kTurns = u32{1} << 31;
+
   const SweepShared& sh_;
   const Trace& t_;
-  const TaskGraph& g_;
   Reachability& reach_;
   const MemConflictOptions& opt_;
-  const std::vector<u32>& task_of_slice_;
-  const std::vector<u8>& written_;
-  const std::vector<u8>& flag_slice_;
+  const std::vector<u32>& pos_of_slice_;
+  const std::vector<u32>& tasks_;  // position -> task id
   u32 shard_;
   const Emit& emit_;
   MemConflictStats stats_;
@@ -548,8 +575,9 @@ class Sweep {
   std::unordered_map<u64, std::vector<Access>> history_;
   std::vector<Access> accesses_;
   std::vector<Access> group_;  // the current task's accesses in one domain
-  std::vector<u32> answer_turn_;  // per task: the turn_ of its answer (0: none yet)
-  std::vector<u8> answer_yes_;
+  u32 cur_ = kNone;       // the current task's position
+  u32 cur_task_ = kNone;  // and its id
+  std::vector<u32> answer_;  // per position: turn_ << 1 | answer (turn 0: none yet)
   u32 turn_ = 0;
   u32 partners_found_ = 0;    // "no" answers of the current task in the domain
   u32 segment_partners_ = 0;  // of them, in the segment compared
@@ -563,15 +591,16 @@ class Sweep {
 class Reporter {
  public:
   Reporter(const SweepShared& sh, FindingSink& out, std::vector<ConflictPair>* pairs)
-      : t_(sh.t), g_(sh.g), opt_(sh.opt), task_of_slice_(sh.task_of_slice), written_(sh.written), out_(out),
-        pairs_(pairs) {}
+      : sh_(sh), t_(sh.t), g_(sh.g), opt_(sh.opt), out_(out), pairs_(pairs) {}
 
   u64 pairs_reported = 0;
 
-  void report(u32 later, std::vector<Overlap>& overlaps_, bool stopped_) {
+  // `later_at`: the later task's position in τ's memory tasks.
+  void report(u32 later_at, std::vector<Overlap>& overlaps_, bool stopped_) {
+    u32 later = sh_.order.tasks[later_at];
     // Group by earlier task, in τ order; merge each pair's overlaps.
     std::sort(overlaps_.begin(), overlaps_.end(), [&](const Overlap& x, const Overlap& y) {
-      u32 tx = g_.tau[task_of_slice_[x.earlier_slice]], ty = g_.tau[task_of_slice_[y.earlier_slice]];
+      u32 tx = sh_.pos_of_slice[x.earlier_slice], ty = sh_.pos_of_slice[y.earlier_slice];
       if (tx != ty) return tx < ty;
       // A total order: which shard found an overlap, or in what order,
       // does not change the finding.
@@ -580,7 +609,7 @@ class Reporter {
     });
     std::vector<u32> partners;
     for (const Overlap& o : overlaps_) {
-      u32 e = task_of_slice_[o.earlier_slice];
+      u32 e = sh_.task_of_slice(o.earlier_slice);
       if (partners.empty() || partners.back() != e) partners.push_back(e);
     }
     if (pairs_)
@@ -607,7 +636,7 @@ class Reporter {
         if (!f.bytes) f.bytes = domain_range(t_, dom, b, e);
       };
       for (const Overlap& o : overlaps_) {
-        if (task_of_slice_[o.earlier_slice] != earlier) continue;
+        if (sh_.task_of_slice(o.earlier_slice) != earlier) continue;
         if (!first) first = &o;
         if (open && o.domain == dom && o.begin <= e) {
           e = std::max(e, o.end);
@@ -618,9 +647,9 @@ class Reporter {
       }
       flush();
       f.details.push_back("Earlier : " + access_text(t_, earlier, first->earlier_slice,
-                                                      written_[first->earlier_slice]));
+                                                      sh_.written(first->earlier_slice)));
       f.details.push_back("Later   : " + access_text(t_, later, first->later_slice,
-                                                      written_[first->later_slice]));
+                                                      sh_.written(first->later_slice)));
       f.details.push_back("Last sync before the earlier task on its stream : " +
                           sync_line(t_, nearest_sync(t_, g_, earlier, -1)));
       f.details.push_back("First sync after the earlier task on its stream : " +
@@ -641,7 +670,7 @@ class Reporter {
   // The first unordered pair of floating-point SDMA reduces of one class:
   // their sum is not a race, but its rounding depends on their order.
   void report_order_warning(const Overlap& o) {
-    u32 earlier = task_of_slice_[o.earlier_slice], later = task_of_slice_[o.later_slice];
+    u32 earlier = sh_.task_of_slice(o.earlier_slice), later = sh_.task_of_slice(o.later_slice);
     const Task& k = t_.tasks[later];
     Finding f = make_finding(0, StageTag::MemConflict,
                              fmt::format("Unordered SDMA reduces ({} {}) add into the same bytes: not a race, "
@@ -664,11 +693,10 @@ class Reporter {
 
 
  private:
+  const SweepShared& sh_;
   const Trace& t_;
   const TaskGraph& g_;
   const MemConflictOptions& opt_;
-  const std::vector<u32>& task_of_slice_;
-  const std::vector<u8>& written_;
   FindingSink& out_;
   std::vector<ConflictPair>* pairs_;
 };
@@ -678,7 +706,9 @@ class Reporter {
 // to the lower shard. Fills the shared tables; returns the number of shards
 // (1: no split). How the domains are split changes no finding (Sweep).
 unsigned plan_shards(SweepShared& sh, unsigned threads) {
-  threads = std::min(threads, 64u);  // a shard is a bit of a task's mask while planning
+  // A shard is a bit of a task's mask while planning, and six bits of a
+  // slice's byte (SweepShared::slice_bits).
+  threads = std::min(threads, 64u);
   if (threads <= 1) return 1;
   // The weight of a domain: its slices (an access each, but for those of
   // stage 2's errors; the weight only balances the shards).
@@ -704,19 +734,25 @@ unsigned plan_shards(SweepShared& sh, unsigned threads) {
     shard_of[key] = lightest;
     load[lightest] += dw;
   }
-  sh.slice_shard.resize(slices.size());
-  std::vector<u64> task_shards(sh.t.tasks.size(), 0);  // bit s: the task touches shard s
+  // Bit s: the task at this position touches shard s (8 bytes per memory
+  // task, while planning).
+  std::vector<u64> task_shards(sh.order.size(), 0);
   last = ~u64{0};
   u8 shard = 0;
   for (std::size_t i = 0; i < slices.size(); ++i) {
     u64 key = domain_key(slices[i]);
     if (key != last) shard = shard_of[key], last = key;
-    sh.slice_shard[i] = shard;
-    if (sh.task_of_slice[i] != kNone) task_shards[sh.task_of_slice[i]] |= u64{1} << shard;
+    sh.slice_bits[i] |= static_cast<u8>(shard << SweepShared::kShardShift);
+    if (u32 at = sh.pos_of_slice[i]; at != kNone) task_shards[at] |= u64{1} << shard;
   }
+  // Each list allocated once at its size.
+  std::vector<u32> length(shards, 0);
+  for (u64 mask : task_shards)
+    for (u64 bits = mask; bits; bits &= bits - 1) ++length[std::countr_zero(bits)];
   sh.shard_tasks.assign(shards, {});
-  for (u32 task : sh.g.order)
-    for (u64 bits = task_shards[task]; bits; bits &= bits - 1) sh.shard_tasks[std::countr_zero(bits)].push_back(task);
+  for (u32 s = 0; s < shards; ++s) sh.shard_tasks[s].reserve(length[s]);
+  for (u32 at = 0; at < task_shards.size(); ++at)
+    for (u64 bits = task_shards[at]; bits; bits &= bits - 1) sh.shard_tasks[std::countr_zero(bits)].push_back(at);
   return shards;
 }
 
@@ -736,9 +772,10 @@ struct ShardOutcome {
 // overlaps of every shard, in τ order, as one sweep would.
 class ShardedSweeps final : public MemConflictSweeps {
  public:
-  ShardedSweeps(const Trace& trace, const TaskGraph& graph, Reachability& reach, const MemConflictOptions& options,
-                unsigned pieces, FindingSink& out, std::vector<ConflictPair>* pairs)
-      : opt_(options), shared_(trace, graph, opt_), reporter_(shared_, out, pairs), reach_(reach) {
+  ShardedSweeps(const Trace& trace, const TaskGraph& graph, const DataOrder& order, Reachability& reach,
+                const MemConflictOptions& options, unsigned pieces, FindingSink& out,
+                std::vector<ConflictPair>* pairs)
+      : opt_(options), shared_(trace, graph, order, opt_), reporter_(shared_, out, pairs), reach_(reach) {
     shards_ = plan_shards(shared_, pieces);
     outcome_.resize(shards_);
     // The forks are made here, before piece 0 changes `reach` (it may build τ2).
@@ -750,9 +787,9 @@ class ShardedSweeps final : public MemConflictSweeps {
   void run(unsigned piece) override {
     ShardOutcome& o = outcome_[piece];
     Reachability& r = piece == 0 ? reach_ : *forks_[piece - 1];
-    Sweep::Emit emit = [&](u32 task, std::vector<Overlap>& found, bool stopped) {
-      if (shards_ == 1) return reporter_.report(task, found, stopped);
-      o.tasks.push_back({task, o.overlaps.size(), o.overlaps.size() + found.size(), stopped});
+    Sweep::Emit emit = [&](u32 at, std::vector<Overlap>& found, bool stopped) {
+      if (shards_ == 1) return reporter_.report(at, found, stopped);
+      o.tasks.push_back({at, o.overlaps.size(), o.overlaps.size() + found.size(), stopped});
       o.overlaps.insert(o.overlaps.end(), found.begin(), found.end());
     };
     Sweep sweep(shared_, r, shards_ == 1 ? kNone : piece, emit);
@@ -767,7 +804,7 @@ class ShardedSweeps final : public MemConflictSweeps {
     OrderCandidate warning;
     for (const ShardOutcome& o : outcome_) {
       const OrderCandidate& c = o.warning;
-      if (c.pair.later_slice != kNone && !warning.precedes(c.tau, c.index)) warning = c;
+      if (c.pair.later_slice != kNone && !warning.precedes(c.at, c.index)) warning = c;
     }
     if (warning.pair.later_slice != kNone) reporter_.report_order_warning(warning.pair);
     if (!stats) return;
@@ -785,23 +822,20 @@ class ShardedSweeps final : public MemConflictSweeps {
     std::vector<std::size_t> next(shards_, 0);
     std::vector<Overlap> merged;
     for (;;) {
-      u32 task = kNone;
+      u32 at = kNone;  // the earliest position any shard has left; positions follow τ
       for (u32 s = 0; s < shards_; ++s)
-        if (next[s] < outcome_[s].tasks.size()) {
-          u32 t = outcome_[s].tasks[next[s]].task;
-          if (task == kNone || shared_.g.tau[t] < shared_.g.tau[task]) task = t;
-        }
-      if (task == kNone) break;
+        if (next[s] < outcome_[s].tasks.size()) at = std::min(at, outcome_[s].tasks[next[s]].at);
+      if (at == kNone) break;
       merged.clear();
       bool stopped = false;
       for (u32 s = 0; s < shards_; ++s) {
-        if (next[s] >= outcome_[s].tasks.size() || outcome_[s].tasks[next[s]].task != task) continue;
+        if (next[s] >= outcome_[s].tasks.size() || outcome_[s].tasks[next[s]].at != at) continue;
         const TaskConflicts& c = outcome_[s].tasks[next[s]++];
         merged.insert(merged.end(), outcome_[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.begin),
                       outcome_[s].overlaps.begin() + static_cast<std::ptrdiff_t>(c.end));
         stopped |= c.stopped;
       }
-      reporter_.report(task, merged, stopped);
+      reporter_.report(at, merged, stopped);
     }
   }
 
@@ -826,13 +860,22 @@ u16 atomic_reduce_class(const Task& k) {
   return static_cast<u16>(1 + static_cast<u32>(k.reduce_op) * kDataTypeCount + static_cast<u32>(k.data_type));
 }
 
-std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph,
+                                                     const DataOrder& order, Reachability& reach,
                                                      const MemConflictOptions& options, unsigned pieces,
                                                      FindingSink& out, std::vector<ConflictPair>* pairs) {
-  return std::make_unique<ShardedSweeps>(trace, graph, reach, options, pieces, out, pairs);
+  return std::make_unique<ShardedSweeps>(trace, graph, order, reach, options, pieces, out, pairs);
 }
 
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+                        const MemConflictOptions& options, FindingSink& out,
+                        std::vector<ConflictPair>* pairs, MemConflictStats* stats) {
+  DataOrder order;
+  if (graph.complete) order = data_order(trace, graph, std::max(1u, options.threads));
+  check_mem_conflict(trace, graph, order, reach, options, out, pairs, stats);
+}
+
+void check_mem_conflict(const Trace& trace, const TaskGraph& graph, const DataOrder& order, Reachability& reach,
                         const MemConflictOptions& options, FindingSink& out,
                         std::vector<ConflictPair>* pairs, MemConflictStats* stats) {
   if (!graph.complete) {
@@ -845,7 +888,7 @@ void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability
     return;
   }
   unsigned threads = std::max(1u, options.threads);
-  auto sweeps = plan_mem_conflict(trace, graph, reach, options, threads, out, pairs);
+  auto sweeps = plan_mem_conflict(trace, graph, order, reach, options, threads, out, pairs);
   run_parts(threads, sweeps->pieces(), [&](unsigned p) { sweeps->run(p); });
   sweeps->finish(stats);
 }

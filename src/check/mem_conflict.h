@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check/sink.h"
+#include "graph/data_order.h"
 #include "graph/reach.h"
 
 namespace cc {
@@ -70,13 +71,21 @@ class MemConflictSweeps {
 };
 
 // At most `pieces` pieces (fewer when there are fewer domains; at most 64).
-// `reach` is piece 0's oracle; the others get forks of it. The findings go
-// to `out` (with one piece, while it runs).
-std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
+// `order` is the graph's memory tasks in τ (graph/data_order.h), read by
+// every piece and kept by the caller until finish() returns. `reach` is
+// piece 0's oracle; the others get forks of it. The findings go to `out`
+// (with one piece, while it runs).
+std::unique_ptr<MemConflictSweeps> plan_mem_conflict(const Trace& trace, const TaskGraph& graph,
+                                                     const DataOrder& order, Reachability& reach,
                                                      const MemConflictOptions& options, unsigned pieces,
                                                      FindingSink& out, std::vector<ConflictPair>* pairs = nullptr);
 
 // The whole stage on options.threads threads.
+void check_mem_conflict(const Trace& trace, const TaskGraph& graph, const DataOrder& order, Reachability& reach,
+                        const MemConflictOptions& options, FindingSink& out,
+                        std::vector<ConflictPair>* pairs = nullptr,
+                        MemConflictStats* stats = nullptr);
+// The same, making the list of memory tasks itself.
 void check_mem_conflict(const Trace& trace, const TaskGraph& graph, Reachability& reach,
                         const MemConflictOptions& options, FindingSink& out,
                         std::vector<ConflictPair>* pairs = nullptr,

@@ -17,6 +17,16 @@ const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index) {
   return l;
 }
 
+u32 aiv_flag_access(const Trace& t, u32 task, bool& write) {
+  u32 i = 0;
+  const AivLaunch* l = aiv_launch_of(t, task, &i);
+  if (!l) return kNone;
+  const AivNodeInfo& n = l->nodes[i];
+  if (n.kind != AivNodeKind::FlagSet && n.kind != AivNodeKind::FlagWait) return kNone;
+  write = n.kind == AivNodeKind::FlagSet;
+  return n.cell_slice;
+}
+
 const CcuMission* ccu_mission_of(const Trace& t, u32 task, u32* seq) {
   const Task& k = t.tasks[task];
   if (!(k.flags & kTaskCcu) || t.ccu.missions.empty()) return nullptr;

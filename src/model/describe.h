@@ -35,6 +35,10 @@ std::string describe_ccu_suffix(const Trace& t, u32 task);
 // The AIV launch a node of the AIV expansion belongs to (and its index in
 // the launch's nodes), or nullptr for any other task.
 const AivLaunch* aiv_launch_of(const Trace& t, u32 task, u32* index);
+// The flag cell an AIV flag operation reads or writes (its Trace::slices
+// index; kNone for any other task); `write` says whether it writes it
+// (SendFlag) or reads it. Stage 4 compares it like a data access.
+u32 aiv_flag_access(const Trace& t, u32 task, bool& write);
 // "rank0 L0.b0.S[2]" for an AIV node (its members for a merged one, aiv.md
 // §4.1), "rank0 L0.START"/"END" for the boundary nodes; task_position otherwise.
 std::string aiv_short_name(const Trace& t, u32 task);

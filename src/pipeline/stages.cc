@@ -12,6 +12,7 @@
 #include "check/semantic/semantic.h"
 #include "check/single_task.h"
 #include "check/sync.h"
+#include "graph/data_order.h"
 #include "graph/graph.h"
 #include "graph/reach.h"
 #include "model/describe.h"
@@ -60,10 +61,12 @@ struct LateStages {
   MemConflictStats mem;
   SemanticStats semantic;
   double mem_ms = 0, semantic_ms = 0;
+  double order_ms = 0;  // the list of memory tasks both read (counted with the graph)
 };
 
-// Stages 4 and 5 read the trace and the graph and nothing the other
-// writes, so on several threads they run side by side: stage 5 as one job
+// Stages 4 and 5 read the trace, the graph and the list of its memory tasks
+// in τ (made here once for both), and nothing the other writes, so on
+// several threads they run side by side: stage 5 as one job
 // on its own sink, stage 4 as pieces (shards of its domains, twice as many
 // as threads, so that the threads stay busy whichever stage is longer),
 // all taken by the same `opt.threads` workers. Stage 5's findings then
@@ -72,28 +75,32 @@ struct LateStages {
 LateStages run_late_stages(const Trace& trace, const TaskGraph& graph, Reachability& reach, const CheckOptions& opt,
                            FindingSink& sink, bool mem, bool semantic) {
   LateStages late;
+  if (!mem && !semantic) return late;
   unsigned threads = std::max(1u, opt.threads);
   MemConflictOptions mem_opt{opt.all_pairs, 64, opt.strict_reduce, threads};
+  auto t_order = Clock::now();
+  DataOrder order = data_order(trace, graph, threads);
+  late.order_ms = ms_since(t_order);
   if (threads == 1 || !mem || !semantic) {
     if (mem) {
       auto t0 = Clock::now();
-      check_mem_conflict(trace, graph, reach, mem_opt, sink, nullptr, &late.mem);
+      check_mem_conflict(trace, graph, order, reach, mem_opt, sink, nullptr, &late.mem);
       late.mem_ms = ms_since(t0);
     }
     if (semantic) {
       auto t0 = Clock::now();
-      check_semantic(trace, graph, sink, &late.semantic);
+      check_semantic(trace, order, sink, &late.semantic);
       late.semantic_ms = ms_since(t0);
     }
     return late;
   }
   FindingSink semantic_sink(opt.max_errors);
   auto start = Clock::now();
-  auto sweeps = plan_mem_conflict(trace, graph, reach, mem_opt, std::min(64u, 2 * threads), sink);
+  auto sweeps = plan_mem_conflict(trace, graph, order, reach, mem_opt, std::min(64u, 2 * threads), sink);
   std::vector<Job> jobs;
   jobs.push_back([&] {
     auto t0 = Clock::now();
-    check_semantic(trace, graph, semantic_sink, &late.semantic);
+    check_semantic(trace, order, semantic_sink, &late.semantic);
     late.semantic_ms = ms_since(t0);
   });
   std::atomic<unsigned> pieces_left{sweeps->pieces()};
@@ -191,6 +198,7 @@ CheckResult run_stages(const Trace& trace, TaskGraph& graph, std::vector<Finding
     // skip notice too.)
     if (!mem) sink.add(setting_warning("Stage MemConflict skipped: --stages excludes mem."));
     LateStages late = run_late_stages(trace, graph, reach, opt, sink, mem, semantic);
+    res.times.front().ms += late.order_ms;  // derived from the graph, like the reachability index
     if (mem) {
       res.times.push_back({"mem", late.mem_ms});
       scanned_elsewhere = late.mem.scanned;

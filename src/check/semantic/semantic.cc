@@ -295,31 +295,37 @@ class Simulator {
 
 void check_semantic(const Trace& trace, const TaskGraph& graph, FindingSink& out, SemanticStats* stats,
                     SemanticDetail* detail) {
+  check_semantic(trace, data_order(trace, graph), out, stats, detail);
+}
+
+void check_semantic(const Trace& trace, const DataOrder& order, FindingSink& out, SemanticStats* stats,
+                    SemanticDetail* detail) {
   SemanticDetail local;
   SemanticDetail& det = detail ? *detail : local;
   ContribSets sets;
   ProvMemory mem(trace, sets);
   Simulator sim(trace, out, sets, mem, det);
   u64 data = 0;
-  // τ visits tasks, groups and slices at scattered addresses; the stage is
-  // bound by those cache misses, so fetch ahead in three steps (task, its
-  // first group, that group's slices).
-  const std::vector<u32>& order = graph.order;
-  auto task_at = [&](std::size_t i) -> const Task& { return trace.tasks[order[i]]; };
+  // The memory tasks in τ (graph/data_order.h): their records, groups and
+  // slices lie at scattered addresses, and the stage is bound by those
+  // cache misses, so fetch ahead in three steps (task, its first group,
+  // that group's slices).
+  const std::vector<u32>& ids = order.tasks;
+  std::size_t n = ids.size();
+  auto task_at = [&](std::size_t i) -> const Task& { return trace.tasks[ids[i]]; };
   // A data task may have no group (a batch of no pairs): its first_group
   // is then no index, possibly the end of `groups`.
   auto grouped = [&](const Task& k) { return is_data_task(k.type) && k.group_count > 0; };
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    if (i + 24 < order.size()) __builtin_prefetch(&task_at(i + 24));
-    if (i + 16 < order.size() && grouped(task_at(i + 16)))
-      __builtin_prefetch(&trace.groups[task_at(i + 16).first_group]);
-    if (i + 8 < order.size() && grouped(task_at(i + 8))) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 24 < n) __builtin_prefetch(&task_at(i + 24));
+    if (i + 16 < n && grouped(task_at(i + 16))) __builtin_prefetch(&trace.groups[task_at(i + 16).first_group]);
+    if (i + 8 < n && grouped(task_at(i + 8))) {
       const Group& g = trace.groups[task_at(i + 8).first_group];
       __builtin_prefetch(&trace.slices[g.first_src]);
       __builtin_prefetch(&trace.slices[g.dst]);
     }
-    u32 id = order[i];
-    if (!is_data_task(trace.tasks[id].type)) continue;
+    u32 id = ids[i];
+    if (!is_data_task(trace.tasks[id].type)) continue;  // an AIV flag operation
     ++data;
     sim.apply(id);
   }

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "check/sink.h"
-#include "graph/graph.h"
+#include "graph/data_order.h"
 
 namespace cc {
 
@@ -41,6 +41,11 @@ struct SemanticDetail {
   u64 unknown_bytes = 0;      // required bytes the stage could not follow
 };
 
+// `order`: the graph's memory tasks in τ (graph/data_order.h), the only
+// tasks the stage visits.
+void check_semantic(const Trace& trace, const DataOrder& order, FindingSink& out,
+                    SemanticStats* stats = nullptr, SemanticDetail* detail = nullptr);
+// The same, making the list of memory tasks from `graph` itself.
 void check_semantic(const Trace& trace, const TaskGraph& graph, FindingSink& out,
                     SemanticStats* stats = nullptr, SemanticDetail* detail = nullptr);
 
