@@ -48,16 +48,15 @@ void ContribSets::grow_table() {
 }
 
 SetId ContribSets::intern_canonical(const ContribTerm* terms, std::size_t count) {
-  u64 h = hash_terms(terms, count);
+  u32 h = static_cast<u32>(hash_terms(terms, count));
   std::size_t mask = table_.size() - 1, i = h & mask;
   for (; table_[i] != kNone; i = (i + 1) & mask) {
     const SetInfo& s = sets_[table_[i]];
-    if (s.hash == h && s.count == count && std::equal(terms, terms + count, pool_.begin() + s.first))
+    if (s.hash == h && term_count(table_[i]) == count && std::equal(terms, terms + count, pool_.begin() + s.first))
       return table_[i];
   }
   SetInfo info;
   info.first = static_cast<u32>(pool_.size());
-  info.count = static_cast<u32>(count);
   info.hash = h;
   for (std::size_t k = 0; k < count; ++k) info.total += u64{terms[k].hi - terms[k].lo} * terms[k].mult;
   pool_.insert(pool_.end(), terms, terms + count);

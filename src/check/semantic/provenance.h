@@ -81,7 +81,7 @@ class ContribSets {
   Union unite(SetId a, SetId b, u64 rel);
 
   std::span<const ContribTerm> terms(SetId s) const {
-    return {pool_.data() + sets_[s].first, sets_[s].count};
+    return {pool_.data() + sets_[s].first, term_count(s)};
   }
   u64 total(SetId s) const { return sets_[s].total; }  // contributions, with multiplicity
   // A single contribution counted once: a plain copy of one rank's INPUT.
@@ -95,11 +95,18 @@ class ContribSets {
   SetId intern(std::vector<ContribTerm>& terms, u64& adjust);
 
  private:
+  // 16 bytes: a 10^7-task ring interns a million sets. A set's terms are
+  // appended to the pool as it is interned, so they end where the next
+  // set's begin; of the hash, the low half is all a table of at most 2^32
+  // slots indexes by.
   struct SetInfo {
-    u32 first = 0, count = 0;
     u64 total = 0;
-    u64 hash = 0;
+    u32 first = 0;  // the terms: pool_[first, the next set's first)
+    u32 hash = 0;
   };
+  std::size_t term_count(SetId s) const {
+    return (s + 1 < sets_.size() ? sets_[s + 1].first : pool_.size()) - sets_[s].first;
+  }
   // The memo is direct-mapped: a fixed table where a new union evicts the
   // one in its slot. Bounded memory, no allocation; a schedule that repeats
   // a union (every iteration of a loop, every chunk of a mesh) hits it.
