@@ -144,9 +144,9 @@ struct SweepShared {
     pos_of_slice.assign(t.slices.size(), kNone);
     slice_bits.assign(t.slices.size(), 0);
     const std::vector<u32>& ids = order.tasks;
+    auto id_at = [&](std::size_t p) { return ids[p]; };
     for (u32 p = 0; p < ids.size(); ++p) {
-      // τ visits the records at scattered addresses: fetch ahead.
-      if (p + 16 < ids.size()) __builtin_prefetch(&t.tasks[ids[p + 16]]);
+      fetch_ahead(t, id_at, p, ids.size());
       u32 id = ids[p];
       const Task& k = t.tasks[id];
       if (!is_data_task(k.type)) {
@@ -260,9 +260,18 @@ class Sweep {
       if (!overlaps_.empty()) emit_(at, overlaps_, stopped_);
     };
     if (shard_ != kNone) {
-      for (u32 at : sh_.shard_tasks[shard_]) visit(at);
+      const std::vector<u32>& mine = sh_.shard_tasks[shard_];
+      auto id_at = [&](std::size_t k) { return tasks_[mine[k]]; };
+      for (std::size_t k = 0; k < mine.size(); ++k) {
+        fetch_ahead(t_, id_at, k, mine.size());
+        visit(mine[k]);
+      }
     } else {
-      for (u32 at = 0; at < tasks_.size(); ++at) visit(at);
+      auto id_at = [&](std::size_t k) { return tasks_[k]; };
+      for (u32 at = 0; at < tasks_.size(); ++at) {
+        fetch_ahead(t_, id_at, at, tasks_.size());
+        visit(at);
+      }
     }
   }
 
@@ -792,11 +801,15 @@ class ShardedSweeps final : public MemConflictSweeps {
       o.tasks.push_back({at, o.overlaps.size(), o.overlaps.size() + found.size(), stopped});
       o.overlaps.insert(o.overlaps.end(), found.begin(), found.end());
     };
-    Sweep sweep(shared_, r, shards_ == 1 ? kNone : piece, emit);
-    sweep.run();
-    o.stats = sweep.stats();
+    {
+      Sweep sweep(shared_, r, shards_ == 1 ? kNone : piece, emit);
+      sweep.run();
+      o.stats = sweep.stats();
+      o.warning = sweep.order_candidate();
+    }  // its frontiers and answers freed here, while other pieces may still run
     if (piece != 0) o.stats.scanned = r.scanned();
-    o.warning = sweep.order_candidate();
+    // The piece's task list too (only this piece reads it).
+    if (shards_ > 1) std::vector<u32>().swap(shared_.shard_tasks[piece]);
   }
 
   void finish(MemConflictStats* stats) override {

@@ -306,24 +306,11 @@ void check_semantic(const Trace& trace, const DataOrder& order, FindingSink& out
   ProvMemory mem(trace, sets);
   Simulator sim(trace, out, sets, mem, det);
   u64 data = 0;
-  // The memory tasks in τ (graph/data_order.h): their records, groups and
-  // slices lie at scattered addresses, and the stage is bound by those
-  // cache misses, so fetch ahead in three steps (task, its first group,
-  // that group's slices).
+  // The memory tasks in τ (graph/data_order.h), their records fetched ahead.
   const std::vector<u32>& ids = order.tasks;
-  std::size_t n = ids.size();
-  auto task_at = [&](std::size_t i) -> const Task& { return trace.tasks[ids[i]]; };
-  // A data task may have no group (a batch of no pairs): its first_group
-  // is then no index, possibly the end of `groups`.
-  auto grouped = [&](const Task& k) { return is_data_task(k.type) && k.group_count > 0; };
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + 24 < n) __builtin_prefetch(&task_at(i + 24));
-    if (i + 16 < n && grouped(task_at(i + 16))) __builtin_prefetch(&trace.groups[task_at(i + 16).first_group]);
-    if (i + 8 < n && grouped(task_at(i + 8))) {
-      const Group& g = trace.groups[task_at(i + 8).first_group];
-      __builtin_prefetch(&trace.slices[g.first_src]);
-      __builtin_prefetch(&trace.slices[g.dst]);
-    }
+  auto id_at = [&](std::size_t i) { return ids[i]; };
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    fetch_ahead(trace, id_at, i, ids.size());
     u32 id = ids[i];
     if (!is_data_task(trace.tasks[id].type)) continue;  // an AIV flag operation
     ++data;
