@@ -180,6 +180,40 @@ TEST(GraphThreads, RandomGraphs) {
   }
 }
 
+// A fork (the oracle of another thread) answers as its base: made from an
+// oracle that has built τ2, which it shares, or from one that has not, when
+// it builds its own once its searches have cost a pass; both against the
+// transitive closure, on every ordered pair of tasks.
+TEST(GraphThreads, ForksAnswerAsTheirBase) {
+  u32 graphs = 0, lazy_built = 0;
+  for (const RandomTraceShape& shape : {RandomTraceShape{}, ccu_style_shape()}) {
+    for (u64 seed = 530000; seed < 530000 + scaled(150); ++seed) {
+      std::mt19937_64 rng(seed);
+      Trace t = random_trace(rng, shape);
+      TaskGraph g = build_graph(t);
+      ReferenceReach ref(t, g);
+      if (!g.complete || !ref.acyclic()) continue;
+      ++graphs;
+      Reachability eager(t, g, true), lazy(t, g, false);
+      Reachability from_eager(eager, Reachability::Fork{}), from_lazy(lazy, Reachability::Fork{});
+      for (u32 a = 0; a < g.task_count; ++a)
+        for (u32 b = 0; b < g.task_count; ++b) {
+          ASSERT_EQ(from_eager.happens_before(a, b), ref.reaches(a, b)) << "seed " << seed << ": " << a << " -> " << b;
+          ASSERT_EQ(from_lazy.happens_before(a, b), ref.reaches(a, b)) << "seed " << seed << ": " << a << " -> " << b;
+        }
+      // The lazy fork's searches built its own τ2: its answers after that
+      // came through it (quick() can then answer "no" without a search).
+      bool built = false;
+      for (u32 a = 0; a < g.task_count && !built; ++a)
+        for (u32 b = 0; b < g.task_count && !built; ++b)
+          built = from_lazy.quick(a, b) == 0 && lazy.quick(a, b) == -1;
+      lazy_built += built;
+    }
+  }
+  EXPECT_GT(graphs, scaled(150));
+  EXPECT_GT(lazy_built, 0u);
+}
+
 // Large enough (over kParallelTasks) that every pass starts its threads.
 TEST(GraphThreads, LargeGraphsRunOnThreads) {
   expect_same_at_every_thread_count(ring_over_parallel_threshold(), "ring 64", 2000, 1);

@@ -807,8 +807,12 @@ class ShardedSweeps final : public MemConflictSweeps {
       o.stats = sweep.stats();
       o.warning = sweep.order_candidate();
     }  // its frontiers and answers freed here, while other pieces may still run
-    if (piece != 0) o.stats.scanned = r.scanned();
-    // The piece's task list too (only this piece reads it).
+    // The piece's task list and oracle fork too (only this piece uses
+    // them; a fork may have built its own τ2, 4 bytes per task).
+    if (piece != 0) {
+      o.stats.scanned = r.scanned();
+      forks_[piece - 1].reset();
+    }
     if (shards_ > 1) std::vector<u32>().swap(shared_.shard_tasks[piece]);
   }
 

@@ -14,12 +14,19 @@ Reachability::Reachability(const Trace& trace, const TaskGraph& graph, ReachOpti
       fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
   // Made here, read-only from now on (next_out_ and prev_in_ are bound to it).
   build_index(const_cast<Index&>(*index_), options.workers);
-  if (options.eager_order2 && graph.complete) tau2_ = reverse_priority_order(trace, graph);
+  if (options.eager_order2 && graph.complete) build_order2();
+}
+
+void Reachability::build_order2() {
+  auto order2 = std::make_shared<const std::vector<u32>>(reverse_priority_order(trace_, g_));
+  tau2_ = order2->data();
+  tau2_owner_ = std::move(order2);
 }
 
 Reachability::Reachability(const Reachability& base, Fork)
     : trace_(base.trace_), g_(base.g_), index_(base.index_), next_out_(index_->next_out), prev_in_(index_->prev_in),
-      tau2_(base.tau2_), fwd_(base.g_.chain_count(), kNone), bwd_(base.g_.chain_count(), kNone) {}
+      tau2_owner_(base.tau2_owner_), tau2_(base.tau2_), fwd_(base.g_.chain_count(), kNone),
+      bwd_(base.g_.chain_count(), kNone) {}
 
 // The index in three passes over runs of whole chains (parts.h), each part
 // writing only its own chains' entries and its own row of counts:
@@ -140,7 +147,7 @@ int Reachability::quick(u32 a, u32 b) const {
   if (g_.chain(a) == g_.chain(b)) return a < b;
   if (!g_.executed(a) || !g_.executed(b)) return -1;
   if (g_.tau[a] > g_.tau[b]) return 0;
-  if (!tau2_.empty() && tau2_[a] > tau2_[b]) return 0;
+  if (tau2_ && tau2_[a] > tau2_[b]) return 0;
   return -1;
 }
 
@@ -148,8 +155,8 @@ bool Reachability::happens_before(u32 a, u32 b) {
   int q = quick(a, b);
   if (q >= 0) return q == 1;
   // τ2 costs about one pass over the graph: build it once searching has.
-  if (tau2_.empty() && g_.complete && scanned_ > g_.task_count) {
-    tau2_ = reverse_priority_order(trace_, g_);
+  if (!tau2_ && g_.complete && scanned_ > g_.task_count) {
+    build_order2();
     if (tau2_[a] > tau2_[b]) return false;
   }
   if (one_hop(a, b)) return true;
@@ -190,7 +197,7 @@ void Reachability::follow_out(u32 t, bool& found, u32 b) {
 void Reachability::scan_forward(u32 b, bool& found) {
   auto [from, stop] = fwd_work_.back();
   fwd_work_.pop_back();
-  bool prune2 = !tau2_.empty();
+  bool prune2 = tau2_ != nullptr;
   u32 limit = g_.tau[b], limit2 = prune2 ? tau2_[b] : kNone;
   for (u32 t = next_out_[from]; t < stop && !found; t = next_out_[t + 1]) {
     if (g_.tau[t] > limit || (prune2 && tau2_[t] > limit2)) break;
@@ -269,7 +276,7 @@ void Reachability::reach_backward(u32 task, bool& found) {
 void Reachability::scan_backward(u32 a, bool& found) {
   auto [lo, hi] = bwd_work_.back();
   bwd_work_.pop_back();
-  bool prune2 = !tau2_.empty();
+  bool prune2 = tau2_ != nullptr;
   u32 bound = g_.tau[a], bound2 = prune2 ? tau2_[a] : 0;
   for (u32 t = prev_in_[hi]; t != kNone && t >= lo && !found; t = t > 0 ? prev_in_[t - 1] : kNone) {
     if (g_.tau[t] < bound || (prune2 && tau2_[t] < bound2)) {

@@ -44,9 +44,9 @@ class Reachability {
  public:
   Reachability(const Trace& trace, const TaskGraph& graph, bool eager_order2 = false);
   Reachability(const Trace& trace, const TaskGraph& graph, ReachOptions options);
-  // A fork of `base`: the same answers, its own search state (and τ2, as
-  // far as `base` has built it), sharing base's index. Made on the thread
-  // that owns `base`, then used on another.
+  // A fork of `base`: the same answers, its own search state, sharing
+  // base's index (and τ2, if base has built it). Made on the thread that
+  // owns `base`, then used on another.
   struct Fork {};
   Reachability(const Reachability& base, Fork);
 
@@ -88,6 +88,7 @@ class Reachability {
 
  private:
   void build_index(Index& ix, unsigned workers) const;
+  void build_order2();
   bool one_hop(u32 a, u32 b) const;
   bool search_forward_only(u32 a, u32 b);
   bool search_both(u32 a, u32 b);
@@ -104,7 +105,10 @@ class Reachability {
   std::shared_ptr<const Index> index_;
   const std::vector<u32>& next_out_;
   const std::vector<u32>& prev_in_;
-  std::vector<u32> tau2_;      // empty until built
+  // τ2, null until built. Once built it is only read: a fork made after
+  // shares it (4 bytes per task, once), a fork made before builds its own.
+  std::shared_ptr<const std::vector<u32>> tau2_owner_;
+  const u32* tau2_ = nullptr;
   // Forward half, per query: earliest task reached per stream.
   std::vector<u32> fwd_, fwd_touched_;
   std::vector<std::pair<u32, u32>> fwd_work_;  // [first task, stop)
