@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <functional>
 #include <memory>
@@ -164,6 +165,12 @@ struct SweepShared {
         slice_bits[gr.dst] |= kWritten;
       }
     }
+  }
+
+  // Once every sweep has ended and there is nothing to report.
+  void release() {
+    std::vector<u32>().swap(pos_of_slice);
+    std::vector<u8>().swap(slice_bits);
   }
 
   u32 task_of_slice(u32 slice) const { return order.tasks[pos_of_slice[slice]]; }
@@ -786,6 +793,7 @@ class ShardedSweeps final : public MemConflictSweeps {
                 std::vector<ConflictPair>* pairs)
       : opt_(options), shared_(trace, graph, order, opt_), reporter_(shared_, out, pairs), reach_(reach) {
     shards_ = plan_shards(shared_, pieces);
+    pieces_left_ = shards_;
     outcome_.resize(shards_);
     // The forks are made here, before piece 0 changes `reach` (it may build τ2).
     for (u32 s = 1; s < shards_; ++s) forks_.push_back(std::make_unique<Reachability>(reach, Reachability::Fork{}));
@@ -814,6 +822,10 @@ class ShardedSweeps final : public MemConflictSweeps {
       forks_[piece - 1].reset();
     }
     if (shards_ > 1) std::vector<u32>().swap(shared_.shard_tasks[piece]);
+    // The last piece to end (it sees every other's outcome): with nothing
+    // left to report, the tables of the slices are not needed either, and
+    // the caller's other work (stage 5) may still be running.
+    if (pieces_left_.fetch_sub(1, std::memory_order_acq_rel) == 1 && nothing_to_report()) shared_.release();
   }
 
   void finish(MemConflictStats* stats) override {
@@ -835,6 +847,12 @@ class ShardedSweeps final : public MemConflictSweeps {
   }
 
  private:
+  bool nothing_to_report() const {
+    for (const ShardOutcome& o : outcome_)
+      if (!o.tasks.empty() || o.warning.pair.later_slice != kNone) return false;
+    return true;
+  }
+
   void merge() {
     std::vector<std::size_t> next(shards_, 0);
     std::vector<Overlap> merged;
@@ -861,6 +879,7 @@ class ShardedSweeps final : public MemConflictSweeps {
   Reporter reporter_;
   Reachability& reach_;
   unsigned shards_ = 1;
+  std::atomic<unsigned> pieces_left_{0};
   std::vector<std::unique_ptr<Reachability>> forks_;
   std::vector<ShardOutcome> outcome_;
 };
