@@ -17,6 +17,7 @@
 
 struct sqlite3;
 struct sqlite3_stmt;
+struct sqlite3_value;
 
 namespace cc::hcclvm {
 
@@ -100,6 +101,7 @@ class Query {
  private:
   // The integer in column `col` as sign and magnitude; false on failure.
   bool value(int col, const char* name, bool& negative, u64& magnitude);
+  sqlite3_value* column(int col);
 
   Db& db_;
   std::string table_;
