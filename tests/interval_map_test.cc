@@ -43,9 +43,9 @@ TEST(SplitIntervalMap, MatchesBytewiseModel) {
         for (auto it = m.segments().begin(); it != m.segments().end(); ++it) {
           auto next = std::next(it);
           if (next == m.segments().end()) break;
-          bool inside = next->first >= a && next->first <= b;
-          if (inside && it->second.end == next->first) {
-            ASSERT_NE(it->second.value, next->second.value);
+          bool inside = next->begin >= a && next->begin <= b;
+          if (inside && it->end == next->begin) {
+            ASSERT_NE(it->value, next->value);
           }
         }
       } else if (rng() % 2) {
@@ -58,11 +58,11 @@ TEST(SplitIntervalMap, MatchesBytewiseModel) {
       // Compare.
       std::vector<bool> seen(64, false);
       u64 last_end = 0;
-      for (const auto& [begin, seg] : m.segments()) {
-        ASSERT_GE(begin, last_end) << "segments overlap";
-        ASSERT_LT(begin, seg.end);
+      for (const auto& seg : m.segments()) {
+        ASSERT_GE(seg.begin, last_end) << "segments overlap";
+        ASSERT_LT(seg.begin, seg.end);
         last_end = seg.end;
-        for (u64 i = begin; i < seg.end; ++i) {
+        for (u64 i = seg.begin; i < seg.end; ++i) {
           seen[i] = true;
           ASSERT_EQ(seg.value, bytes[i]) << "byte " << i;
         }

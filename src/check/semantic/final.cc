@@ -85,26 +85,26 @@ class Comparer {
   // Pieces of every required block of the selected rank, in address order.
   void collect(const ProvMap& m) {
     pieces_.clear();
-    const ProvMap::Map& segs = m.segments();
+    ProvMap::View segs = m.segments();
     RequiredBlock blk;
     for (u64 a = 0; layout_.next(a, blk);) {
       a = std::max(a, blk.begin);
       auto it = segs.upper_bound(a);
-      if (it != segs.begin() && std::prev(it)->second.end > a) --it;
+      if (it != segs.begin() && std::prev(it)->end > a) --it;
       while (a < blk.end) {
-        if (it == segs.end() || it->first > a) {
+        if (it == segs.end() || it->begin > a) {
           // Nothing until the next segment: with back-to-back blocks one
           // piece covers the whole stretch, whatever its length.
-          u64 stop = it == segs.end() ? layout_.span_end() : it->first;
+          u64 stop = it == segs.end() ? layout_.span_end() : it->begin;
           u64 e = layout_.contiguous() ? std::min(stop, layout_.span_end()) : std::min(stop, blk.end);
           add(a, e, Prov{}, blk);
           a = e;
           continue;
         }
-        u64 e = std::min(it->second.end, blk.end);
-        add(a, e, it->second.value, blk);
+        u64 e = std::min(it->end, blk.end);
+        add(a, e, it->value, blk);
         a = e;
-        if (it->second.end <= a) ++it;
+        if (it->end <= a) ++it;
       }
     }
   }
