@@ -230,15 +230,15 @@ void run_sequences(u64 seed, int rounds) {
 
 // The map's own block size, then tiny blocks: every insertion near a block
 // boundary, every split and merge of blocks, taken thousands of times.
-TEST(SplitIntervalMapProperty, MatchesByteModelInt) { run_sequences<int>(11, 600); }
+TEST(SplitIntervalMapProperty, MatchesByteModelInt) { run_sequences<int>(11, 400); }
 TEST(SplitIntervalMapProperty, MatchesByteModelSmallBlocks) {
-  run_sequences<int, 2>(13, 500);
-  run_sequences<int, 3>(14, 500);
-  run_sequences<int, 8>(15, 500);
+  run_sequences<int, 2>(13, 300);
+  run_sequences<int, 3>(14, 300);
+  run_sequences<int, 8>(15, 300);
 }
 TEST(SplitIntervalMapProperty, MatchesByteModelOwningValue) {
-  run_sequences<Boxed>(12, 200);
-  run_sequences<Boxed, 4>(16, 400);
+  run_sequences<Boxed>(12, 150);
+  run_sequences<Boxed, 4>(16, 300);
 }
 
 // Many short writes at random offsets of one buffer, each with its own value:

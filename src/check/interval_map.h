@@ -8,11 +8,13 @@
 // the map stays as small as the number of distinct runs.
 //
 // Storage: the segments in address order, cut into blocks of at most kBlock
-// segments, each block a vector of its own (docs/DESIGN.md, "The split
-// interval map"). A segment costs its 16 bytes of range and its value, not a
-// tree node (about half as much), and an insertion or removal moves at most
-// two blocks' worth of segments, so 10^5 segments written in random order
-// cost no more each than 10^2 do, unlike one sorted vector.
+// segments, each block a vector, the blocks in a std::map by a key between
+// the block before and the block's first segment (docs/DESIGN.md, "The
+// split interval map"). A segment
+// costs its 16 bytes of range and its value instead of a tree node each
+// (about half as much); an insertion or removal moves at most two blocks'
+// worth of segments and touches the index in O(log blocks), so a buffer of
+// 10^6 segments written in random order costs no more per write than a tree.
 // A position is (block, slot). An insertion may move segments between
 // blocks; a removal moves only segments after the removed one, so positions
 // before it stay valid (coalescing relies on it).
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -39,19 +42,21 @@ class SplitIntervalMap {
   };
 
  private:
-  // About 2 KiB of segments per block: a block's insertion moves at most
-  // that, and the block index stays a few hundred bytes per 10^4 segments.
+  // About 2 KiB of segments per block: an insertion moves at most that, and
+  // the index has one node per few dozen segments.
   static constexpr u32 kBlock =
       kBlockSize >= 2 ? kBlockSize : static_cast<u32>(std::max<std::size_t>(8, 2048 / sizeof(Segment)));
-  struct Block {
-    u64 lo;  // seg.front().begin, kept here so the search touches one array
-    std::vector<Segment> seg;
-  };
+  // Block b's key k: last begin of the block before < k <= b's first begin
+  // (0 < k for the first block), so the search finds the block of any
+  // address, and a block written at its front or its neighbour's end rarely
+  // needs a new key.
+  using Index = std::map<u64, std::vector<Segment>>;
+  using It = typename Index::iterator;
   struct Pos {
-    u32 b = 0, s = 0;
+    It b;
+    u32 s = 0;
     bool operator==(const Pos&) const = default;
   };
-  static constexpr Pos kNoPos{~u32{0}, 0};
 
  public:
   class const_iterator {
@@ -64,10 +69,24 @@ class SplitIntervalMap {
     const_iterator() = default;
     reference operator*() const { return m_->at(p_); }
     pointer operator->() const { return &m_->at(p_); }
-    const_iterator& operator++() { p_ = m_->next(p_); return *this; }
-    const_iterator& operator--() { p_ = m_->prev(p_); return *this; }
-    const_iterator operator++(int) { auto t = *this; ++*this; return t; }
-    const_iterator operator--(int) { auto t = *this; --*this; return t; }
+    const_iterator& operator++() {
+      p_ = m_->next(p_);
+      return *this;
+    }
+    const_iterator& operator--() {
+      p_ = m_->prev(p_);
+      return *this;
+    }
+    const_iterator operator++(int) {
+      auto t = *this;
+      ++*this;
+      return t;
+    }
+    const_iterator operator--(int) {
+      auto t = *this;
+      --*this;
+      return t;
+    }
     bool operator==(const const_iterator& o) const { return p_ == o.p_; }
 
    private:
@@ -80,28 +99,28 @@ class SplitIntervalMap {
   // first segment starting after `at`).
   struct View {
     const SplitIntervalMap* m;
-    const_iterator begin() const { return {m, Pos{}}; }
+    const_iterator begin() const { return {m, Pos{m->index_.begin(), 0}}; }
     const_iterator end() const { return {m, m->end_pos()}; }
     const_iterator upper_bound(u64 at) const { return {m, m->upper_bound(at)}; }
   };
 
   SplitIntervalMap() = default;
   // The finger is a position in this map: never carried across copies.
-  SplitIntervalMap(const SplitIntervalMap& o) : blocks_(o.blocks_), size_(o.size_) {}
-  SplitIntervalMap(SplitIntervalMap&& o) noexcept : blocks_(std::move(o.blocks_)), size_(o.size_) { o.clear(); }
+  SplitIntervalMap(const SplitIntervalMap& o) : index_(o.index_), size_(o.size_) {}
+  SplitIntervalMap(SplitIntervalMap&& o) noexcept : index_(std::move(o.index_)), size_(o.size_) { o.clear(); }
   SplitIntervalMap& operator=(const SplitIntervalMap& o) {
     if (this != &o) {
-      blocks_ = o.blocks_;
+      index_ = o.index_;
       size_ = o.size_;
-      finger_ = kNoPos;
+      finger_ = end_pos();
     }
     return *this;
   }
   SplitIntervalMap& operator=(SplitIntervalMap&& o) noexcept {
     if (this != &o) {
-      blocks_ = std::move(o.blocks_);
+      index_ = std::move(o.index_);
       size_ = o.size_;
-      finger_ = kNoPos;
+      finger_ = end_pos();
       o.clear();
     }
     return *this;
@@ -113,7 +132,7 @@ class SplitIntervalMap {
   template <typename F>
   void visit(u64 begin, u64 end, bool fill_gaps, F&& fn) {
     if (begin >= end) return;
-    finger_ = kNoPos;
+    finger_ = end_pos();
     split_at(begin);
     split_at(end);
     u64 at = begin;
@@ -199,7 +218,7 @@ class SplitIntervalMap {
 
   // Merges touching neighbours with equal values in and around [begin, end).
   void coalesce(u64 begin, u64 end) {
-    finger_ = kNoPos;
+    finger_ = end_pos();
     Pos p = lower_bound(begin);
     if (!is_first(p)) p = prev(p);
     merge_from(p, end);
@@ -208,181 +227,210 @@ class SplitIntervalMap {
   // Removes the pieces of [begin, end) (after splitting at its ends).
   void erase(u64 begin, u64 end) {
     if (begin >= end) return;
-    finger_ = kNoPos;
+    finger_ = end_pos();
     split_at(begin);
     split_at(end);
     Pos p = lower_bound(begin);
-    while (!is_end(p) && at(p).begin < end) p = remove(p);
+    while (!is_end(p) && at(p).begin < end) {
+      const std::vector<Segment>& seg = p.b->second;
+      u32 j = p.s;
+      while (j < seg.size() && seg[j].begin < end) ++j;
+      p = remove(p, j - p.s);
+    }
   }
 
   View segments() const { return {this}; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // The blocks' invariants (for the tests): none empty or over kBlock,
-  // each block's key its first segment's, segments in order, size() right.
+  // each block's key between its neighbour's and its own first segment,
+  // segments in order, size() right.
   bool valid() const {
     std::size_t n = 0;
-    for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      const std::vector<Segment>& seg = blocks_[b].seg;
-      if (seg.empty() || seg.size() > kBlock || blocks_[b].lo != seg.front().begin) return false;
-      if (b > 0 && blocks_[b - 1].seg.back().end > seg.front().begin) return false;
+    const Segment* last = nullptr;
+    for (const auto& [key, seg] : index_) {
+      if (seg.empty() || seg.size() > kBlock || key > seg.front().begin) return false;
+      if (last && (last->end > seg.front().begin || key <= last->begin)) return false;
+      last = &seg.back();
       n += seg.size();
     }
     return n == size_;
   }
 
  private:
-  Segment& at(Pos p) { return blocks_[p.b].seg[p.s]; }
-  const Segment& at(Pos p) const { return blocks_[p.b].seg[p.s]; }
-  Pos end_pos() const { return {static_cast<u32>(blocks_.size()), 0}; }
-  bool is_end(Pos p) const { return p.b == blocks_.size(); }
-  static bool is_first(Pos p) { return p.b == 0 && p.s == 0; }
+  Segment& at(Pos p) const { return p.b->second[p.s]; }
+  static u32 count(It b) { return static_cast<u32>(b->second.size()); }
+  Pos end_pos() const { return {index_.end(), 0}; }
+  bool is_end(Pos p) const { return p.b == index_.end(); }
+  bool is_first(Pos p) const { return p.b == index_.begin() && p.s == 0; }
   Pos next(Pos p) const {
-    if (++p.s == blocks_[p.b].seg.size()) ++p.b, p.s = 0;
+    if (++p.s == count(p.b)) ++p.b, p.s = 0;
     return p;
   }
   Pos prev(Pos p) const {
     if (p.s > 0) return {p.b, p.s - 1};
-    return {p.b - 1, static_cast<u32>(blocks_[p.b - 1].seg.size() - 1)};
+    --p.b;
+    return {p.b, count(p.b) - 1};
   }
   void clear() {
-    blocks_.clear();
+    index_.clear();
     size_ = 0;
-    finger_ = kNoPos;
+    finger_ = end_pos();
   }
 
   // The first segment starting after `at` (upper) or at or after it.
   template <bool kUpper>
   Pos search(u64 at) const {
-    auto after = [](u64 a, u64 key) { return kUpper ? a < key : a <= key; };
-    auto bi = std::upper_bound(blocks_.begin(), blocks_.end(), at,
-                               [&](u64 a, const Block& b) { return after(a, b.lo); });
-    if (bi == blocks_.begin()) return {};
-    u32 b = static_cast<u32>(bi - blocks_.begin() - 1);
-    const std::vector<Segment>& seg = blocks_[b].seg;
+    It b = kUpper ? index_.upper_bound(at) : index_.lower_bound(at);
+    if (b == index_.begin()) return {b, 0};
+    --b;
+    const std::vector<Segment>& seg = b->second;
     auto si = std::upper_bound(seg.begin(), seg.end(), at,
-                               [&](u64 a, const Segment& s) { return after(a, s.begin); });
-    if (si == seg.end()) return {b + 1, 0};
+                               [](u64 a, const Segment& s) { return kUpper ? a < s.begin : a <= s.begin; });
+    if (si == seg.end()) return {std::next(b), 0};
     return {b, static_cast<u32>(si - seg.begin())};
   }
   Pos upper_bound(u64 at) const { return search<true>(at); }
   Pos lower_bound(u64 at) const { return search<false>(at); }
+
+  // Gives block b a key again if its own first segment or the last one of
+  // the block before moved past it: as low as allowed when the first moved
+  // below it (a write in reverse order goes on below), as high as allowed
+  // when the one before moved above it (a write in order goes on above).
+  // Returns b's iterator.
+  It fix_key(It b) {
+    u64 lo = b == index_.begin() ? 0 : std::prev(b)->second.back().begin + 1;
+    u64 hi = b->second.front().begin;
+    if (b->first > hi) return set_key(b, lo);
+    if (b->first < lo) return set_key(b, hi);
+    return b;
+  }
+  It set_key(It b, u64 key) {
+    It hint = std::next(b);
+    auto node = index_.extract(b);
+    node.key() = key;
+    return index_.insert(hint, std::move(node));
+  }
 
   // Inserts `x` before `p` (x.begin lies between its neighbours); returns
   // x's position. Other positions are invalid afterwards: a full block
   // passes segments to a neighbour with room, or splits in two.
   Pos insert(Pos p, Segment&& x) {
     ++size_;
-    if (blocks_.empty()) {
-      blocks_.push_back(Block{x.begin, {}});
-      return put(Pos{}, std::move(x));
-    }
+    if (index_.empty()) return put({index_.emplace(x.begin, std::vector<Segment>{}).first, 0}, std::move(x));
     // At a block's start the end of the block before serves as well.
-    if (p.s == 0 && p.b > 0 && (is_end(p) || count(p.b - 1) < kBlock || count(p.b) == kBlock))
-      p = {p.b - 1, count(p.b - 1)};
-    if (count(p.b) < kBlock) return put(p, std::move(x));
-    u32 b = p.b;
+    if (p.s == 0 && p.b != index_.begin()) {
+      It before = std::prev(p.b);
+      if (is_end(p) || count(before) < kBlock || count(p.b) == kBlock) p = {before, count(before)};
+    }
+    It b = p.b;
+    if (count(b) < kBlock) return put(p, std::move(x));
+    bool first = b == index_.begin(), last = std::next(b) == index_.end();
     // A full block at either end of the map, written at its outer end: a new
     // block, so that writes in address order (or in reverse) fill blocks.
-    if ((p.s == kBlock && b + 1 == blocks_.size()) || (p.s == 0 && b == 0)) {
-      u32 at = p.s == 0 ? b : b + 1;
-      blocks_.insert(blocks_.begin() + at, Block{x.begin, {}});
-      blocks_[at].seg.reserve(kBlock);
-      return put(Pos{at, 0}, std::move(x));
+    if ((p.s == kBlock && last) || (p.s == 0 && first)) {
+      if (p.s == 0) b = set_key(b, b->second.front().begin);  // the new block goes below
+      It nb = index_.emplace_hint(p.s == 0 ? b : std::next(b), x.begin, std::vector<Segment>{});
+      nb->second.reserve(kBlock);
+      return put({nb, 0}, std::move(x));
     }
     // Half the room of a neighbour (the next one first), else a split.
     u32 moved;
-    if (b + 1 < blocks_.size() && count(b + 1) < kBlock) {
-      moved = (kBlock - count(b + 1) + 1) / 2;
+    if (!last && count(std::next(b)) < kBlock) {
+      moved = (kBlock - count(std::next(b)) + 1) / 2;
       move_tail(b, moved);
-    } else if (b > 0 && count(b - 1) < kBlock) {
-      moved = (kBlock - count(b - 1) + 1) / 2;
-      move_head(b, moved);
-      if (p.s < moved) return put(Pos{b - 1, count(b - 1) - moved + p.s}, std::move(x));
-      return put(Pos{b, p.s - moved}, std::move(x));
+    } else if (!first && count(std::prev(b)) < kBlock) {
+      It before = std::prev(b);
+      moved = (kBlock - count(before) + 1) / 2;
+      b = move_head(b, before, moved);
+      if (p.s < moved) return put({before, count(before) - moved + p.s}, std::move(x));
+      return put({b, p.s - moved}, std::move(x));
     } else {
-      blocks_.insert(blocks_.begin() + b + 1, Block{0, {}});
-      blocks_[b + 1].seg.reserve(kBlock);
       moved = kBlock / 2;
+      index_.emplace_hint(std::next(b), b->second[kBlock - moved].begin, std::vector<Segment>{});
       move_tail(b, moved);
     }
     u32 kept = kBlock - moved;
-    return p.s <= kept ? put(Pos{b, p.s}, std::move(x)) : put(Pos{b + 1, p.s - kept}, std::move(x));
+    if (p.s <= kept) return put({b, p.s}, std::move(x));
+    return put({std::next(b), p.s - kept}, std::move(x));
   }
 
-  // Removes the segment at `p`; returns the position of the one after it.
-  // Positions before `p` stay valid: a block left under a quarter full
-  // takes segments from the next block only.
-  Pos remove(Pos p) {
-    --size_;
-    std::vector<Segment>& seg = blocks_[p.b].seg;
-    seg.erase(seg.begin() + p.s);
-    if (seg.empty()) {
-      blocks_.erase(blocks_.begin() + p.b);
-      return {p.b, 0};
-    }
-    if (p.s == 0) blocks_[p.b].lo = seg.front().begin;
-    if (count(p.b) < kBlock / 4 && p.b + 1 < blocks_.size()) {
-      u32 have = count(p.b), next = count(p.b + 1);
-      if (have + next <= kBlock) {
-        move_head(p.b + 1, next);
-        blocks_.erase(blocks_.begin() + p.b + 1);
+  // Removes n segments from `p` on, all in p's block; returns the position
+  // of the segment after them. Positions before `p` stay valid: a block
+  // left under a quarter full takes segments from the next block only.
+  // Removing keeps every key valid.
+  Pos remove(Pos p, u32 n) {
+    size_ -= n;
+    It b = p.b;
+    b->second.erase(b->second.begin() + p.s, b->second.begin() + p.s + n);
+    if (b->second.empty()) return {index_.erase(b), 0};
+    It after = std::next(b);
+    if (count(b) < kBlock / 4 && after != index_.end()) {
+      u32 have = count(b), more = count(after);
+      if (have + more <= kBlock) {
+        move_head(after, b, more);
+        index_.erase(after);
       } else {
-        move_head(p.b + 1, (next - have) / 2);
+        move_head(after, b, (more - have) / 2);
       }
-    } else if (blocks_.size() == 1 && seg.capacity() >= 4 * capacity_for(seg.size())) {
-      seg.shrink_to_fit();  // a map that shrank gives its memory back
+    } else if (index_.size() == 1 && b->second.capacity() >= 4 * capacity_for(count(b))) {
+      b->second.shrink_to_fit();  // a map that shrank gives its memory back
     }
-    return p.s == count(p.b) ? Pos{p.b + 1, 0} : p;
+    return p.s == count(b) ? Pos{std::next(b), 0} : Pos{b, p.s};
   }
-
-  u32 count(u32 b) const { return static_cast<u32>(blocks_[b].seg.size()); }
 
   // Inserts into a block with room.
   Pos put(Pos p, Segment&& x) {
-    std::vector<Segment>& seg = blocks_[p.b].seg;
+    std::vector<Segment>& seg = p.b->second;
     if (seg.size() == seg.capacity()) seg.reserve(capacity_for(seg.size() + 1));
     seg.insert(seg.begin() + p.s, std::move(x));
-    if (p.s == 0) blocks_[p.b].lo = seg.front().begin;
+    if (p.s == 0) p.b = fix_key(p.b);
+    if (p.s + 1 == seg.size() && std::next(p.b) != index_.end()) fix_key(std::next(p.b));
     return p;
   }
 
-  // The last n segments of block b to the front of block b + 1, or the
-  // first n of block b to the end of block b - 1.
-  void move_tail(u32 b, u32 n) {
-    std::vector<Segment>& from = blocks_[b].seg;
-    std::vector<Segment>& to = blocks_[b + 1].seg;
-    to.reserve(kBlock);
-    to.insert(to.begin(), std::make_move_iterator(from.end() - n), std::make_move_iterator(from.end()));
+  // The last n segments of block b to the front of the next block; the
+  // first n of block b to the end of block `to` before it (returning b's
+  // iterator, which changes with its key unless b is left empty).
+  void move_tail(It b, u32 n) {
+    std::vector<Segment>& from = b->second;
+    It to = std::next(b);
+    to->second.reserve(kBlock);
+    to->second.insert(to->second.begin(), std::make_move_iterator(from.end() - n), std::make_move_iterator(from.end()));
     from.erase(from.end() - n, from.end());
-    blocks_[b + 1].lo = to.front().begin;
+    fix_key(to);
   }
-  void move_head(u32 b, u32 n) {
-    std::vector<Segment>& from = blocks_[b].seg;
-    std::vector<Segment>& to = blocks_[b - 1].seg;
-    to.reserve(kBlock);
-    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.begin() + n));
+  It move_head(It b, It to, u32 n) {
+    std::vector<Segment>& from = b->second;
+    to->second.reserve(kBlock);
+    to->second.insert(to->second.end(), std::make_move_iterator(from.begin()),
+                      std::make_move_iterator(from.begin() + n));
     from.erase(from.begin(), from.begin() + n);
-    if (!from.empty()) blocks_[b].lo = from.front().begin;
+    return from.empty() ? b : fix_key(b);
   }
 
   // A lone block grows by half (at most to kBlock), not by doubling: the
   // spare room is memory the segments pay for. A map of several blocks
   // gives each block room for kBlock, so that none reallocates again.
-  static std::size_t capacity_for(std::size_t n) { return std::min<std::size_t>(kBlock, std::max<std::size_t>(2, n + n / 2)); }
+  static std::size_t capacity_for(std::size_t n) {
+    return std::min<std::size_t>(kBlock, std::max<std::size_t>(2, n + n / 2));
+  }
 
   // Merges equal touching neighbours from `p` while segments start at or
-  // before `end`. Only segments after `p` are removed: `p` stays valid.
+  // before `end`, a run within one block at a time. Only segments after `p`
+  // are removed: `p` stays valid.
   void merge_from(Pos p, u64 end) {
     while (!is_end(p) && at(p).begin <= end) {
       Pos nx = next(p);
       if (is_end(nx)) break;
       Segment& s = at(p);
-      if (s.end == at(nx).begin && s.value == at(nx).value) {
-        s.end = at(nx).end;
-        remove(nx);
-      } else {
+      const std::vector<Segment>& seg = nx.b->second;
+      u32 j = nx.s;
+      while (j < seg.size() && s.end == seg[j].begin && s.value == seg[j].value) s.end = seg[j++].end;
+      if (j == nx.s) {
         p = nx;
+      } else {
+        remove(nx, j - nx.s);
       }
     }
   }
@@ -404,7 +452,7 @@ class SplitIntervalMap {
   // the segments is far cheaper than a search from cold memory.
   Pos upper_bound_near(u64 at) const {
     Pos f = finger_;
-    if (f.b >= blocks_.size() || f.s >= blocks_[f.b].seg.size()) return upper_bound(at);
+    if (is_end(f)) return upper_bound(at);
     if (this->at(f).begin <= at) {
       Pos it = next(f);
       for (int step = 0; step < 3; ++step) {
@@ -417,9 +465,11 @@ class SplitIntervalMap {
     return upper_bound(at);
   }
 
-  std::vector<Block> blocks_;
+  // mutable: positions hold iterators, which the const members (scan, the
+  // view) take from it as well; they only read through them.
+  mutable Index index_;
   std::size_t size_ = 0;
-  Pos finger_ = kNoPos;
+  Pos finger_{index_.end(), 0};
 };
 
 }  // namespace cc
