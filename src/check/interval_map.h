@@ -12,9 +12,10 @@
 // the block before and the block's first segment (docs/DESIGN.md, "The
 // split interval map"). A segment
 // costs its 16 bytes of range and its value instead of a tree node each
-// (about half as much); an insertion or removal moves at most two blocks'
-// worth of segments and touches the index in O(log blocks), so a buffer of
-// 10^6 segments written in random order costs no more per write than a tree.
+// (40 % less for stage 5's values, 15-25 % for stage 4's larger ones); an
+// insertion or removal moves at most two blocks' worth of segments and
+// touches the index in O(log blocks), so a buffer of 10^6 segments written
+// in random order costs no more per write than a tree.
 // A position is (block, slot). An insertion may move segments between
 // blocks; a removal moves only segments after the removed one, so positions
 // before it stay valid (coalescing relies on it).
