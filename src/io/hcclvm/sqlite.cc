@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "io/hcclvm/read_ahead.h"
+
 namespace cc::hcclvm {
 
 std::string place_error(const std::string& file, const std::string& table, i64 row,
@@ -45,7 +47,9 @@ Result<Db> Db::open(const std::string& path) {
     return Error{fmt::format("{}: not an SQLite database (a compressed database must be decompressed first)",
                              path)};
   sqlite3* h = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  // Scans of tables written in one go read the file in large chunks
+  // (read_ahead.h): a quarter of a reader's time was system calls.
+  int rc = sqlite3_open_v2(path.c_str(), &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, read_ahead_vfs());
   if (rc != SQLITE_OK) {
     std::string why = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     sqlite3_close(h);
