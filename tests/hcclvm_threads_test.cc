@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <string_view>
 
 #include "gen/registry.h"
@@ -14,6 +15,7 @@
 #include "export/jsonl.h"
 #include "io/hcclvm/blobs.h"
 #include "io/hcclvm/db.h"
+#include "io/hcclvm/notify.h"
 #include "io/hcclvm/task_feed.h"
 #include "pipeline/batch.h"
 #include "test_util.h"
@@ -292,6 +294,49 @@ TEST(HcclvmThreads, ABadRowIsReportedAsOneThreadReportsIt) {
     std::string one = imported(db, 1);
     EXPECT_EQ(one.rfind("error: " + db + b.want, 0), 0u) << one.substr(0, 300);
     for (unsigned threads : {2u, 3u, 8u, 8u}) EXPECT_EQ(imported(db, threads), one) << b.name << " " << threads;
+  }
+}
+
+// The notify inference sorts and settles ranges of ids side by side: on
+// 60 000 uses (paired, unpaired, shared by three ranks, above 2^32, stored
+// peers) it sets and says the same at every thread count.
+TEST(HcclvmThreads, NotifyInferenceDoesNotDependOnTheThreadCount) {
+  Trace base;
+  std::vector<hcclvm::SyncUse> uses;
+  auto use = [&](u64 id, u32 rank, bool record, u32 stored) {
+    Task k;
+    k.type = record ? TaskType::RECORD : TaskType::WAIT;
+    k.rank = rank;
+    k.peer = stored;
+    uses.push_back({id, static_cast<u32>(base.tasks.size()), rank});
+    base.tasks.push_back(k);
+  };
+  std::mt19937_64 rng(7);
+  for (u32 i = 0; i < 20000; ++i) {
+    u64 id = rng() % 3 == 0 ? (u64{1} << 32) + rng() % 50000 : 1 + rng() % 50000;
+    u32 a = static_cast<u32>(rng() % 64), b = static_cast<u32>(rng() % 64);
+    switch (rng() % 8) {
+      case 0: use(id, a, true, a); break;  // unpaired
+      case 1: use(id, a, true, b), use(id, b, false, a), use(id, (a + 1) % 64, false, a); break;  // three ranks
+      default: use(id, a, true, b), use(id, b, false, a); break;
+    }
+  }
+  std::sort(uses.begin(), uses.end(), [](const auto& x, const auto& y) { return x.task < y.task; });
+  auto infer = [&](unsigned threads, bool recorded) {
+    Trace t = base;
+    std::vector<Finding> findings;
+    hcclvm::infer_peers(t, uses, recorded, threads, findings);
+    std::string s;
+    for (const Task& k : t.tasks) s += fmt::format("{}:{} ", k.notify, k.peer);
+    for (const Finding& f : findings) s += fmt::format("\n{} {} [{}]", f.tag, f.message, fmt::join(f.tasks, ","));
+    for (const auto& [task, note] : t.task_notes) s += fmt::format("\nnote {} {}", task, note);
+    return s;
+  };
+  for (bool recorded : {false, true}) {
+    std::string one = infer(1, recorded);
+    for (const char* tag : {"NOTIFY-ID-64", "NOTIFY-AMBIGUOUS", "NOTIFY-UNPAIRED", "\nnote "})
+      EXPECT_NE(one.find(tag), std::string::npos) << tag;
+    for (unsigned threads : {2u, 3u, 8u}) EXPECT_EQ(infer(threads, recorded), one) << threads;
   }
 }
 

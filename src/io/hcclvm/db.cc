@@ -165,7 +165,7 @@ class Importer {
       tr.member(*m, *rows.value());
       feed_->done(m->pid, m->id);  // translated: the rows are not needed again
     }
-    infer_peers(t, tr.take_syncs(), opt_.recorded_peers, rt.findings);
+    infer_peers(t, tr.take_syncs(), opt_.recorded_peers, std::max(1u, opt_.threads), rt.findings);
     CC_TRY(fill_ccu(db_, ccu_, g, blocks, t, rt.findings));
     if (!t.aiv.records.empty())  // AIV_GRAPH records: their snapshots beside the database (aiv.md §2.2)
       aiv_io::attach_snapshot_files(

@@ -17,7 +17,9 @@ namespace cc::hcclvm {
 // warnings to `findings` and, for ids only one rank uses with unequal
 // RECORD and WAIT counts, a note on their tasks (it then appears in the
 // 102/103 those tasks cause). Task ids are append positions; `uses` are in
-// task order, and each use's task holds the peer its row stores.
-void infer_peers(Trace& trace, std::vector<SyncUse> uses, bool recorded_peers, std::vector<Finding>& findings);
+// task order, and each use's task holds the peer its row stores. Runs on up
+// to `threads` threads; nothing it sets or says depends on how many.
+void infer_peers(Trace& trace, std::vector<SyncUse> uses, bool recorded_peers, unsigned threads,
+                 std::vector<Finding>& findings);
 
 }  // namespace cc::hcclvm
