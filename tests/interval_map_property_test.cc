@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "check/interval_map.h"
+#include "gen_cases.h"
 
 namespace cc {
 namespace {
@@ -154,7 +155,9 @@ struct Harness {
 };
 
 template <typename V, u32 kB = 0>
-void run_sequences(u64 seed, int rounds) {
+void run_sequences(u64 seed, u32 full_rounds) {
+  // A quarter of the rounds under the sanitizers (COLLCHECK_QUICK_TESTS).
+  const int rounds = static_cast<int>(test::scaled(full_rounds));
   std::mt19937_64 rng(seed);
   auto pick = [&](u64 n) { return n == 0 ? u64{0} : rng() % n; };
   for (int round = 0; round < rounds; ++round) {
