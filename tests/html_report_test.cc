@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -279,8 +280,12 @@ TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
     auto n = std::distance(std::sregex_iterator(dom.begin(), dom.end(), item), std::sregex_iterator());
     EXPECT_EQ(static_cast<std::size_t>(n), findings.size());
     EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
-    // "#finding=K" activates finding K: its tasks, and only they, are highlighted.
-    for (std::size_t k = 0; k < findings.size(); ++k) {
+    // "#finding=K" activates finding K: its tasks, and only they, are
+    // highlighted. The first, a middle and the last finding: each look is
+    // a Chromium start (4-5 s), and the page treats every index alike.
+    std::vector<std::size_t> looks = {0, findings.size() / 2, findings.size() - 1};
+    looks.erase(std::unique(looks.begin(), looks.end()), looks.end());
+    for (std::size_t k : looks) {
       dom = dump_dom(browser, fmt::format("file://{}#finding={}", html, k + 1), profile);
       EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
       EXPECT_EQ(body_attr(dom, "data-active"), std::to_string(k + 1));

@@ -135,8 +135,23 @@ TEST(MutateCli, CountZeroOnALargeTraceStreamsAndStopsCleanlyOnCtrlC) {
       "exec env COLUMNS=46 {} mutate {} --kind drop-final-copy --count 0 --progress --threads 2 --max-memory 1G -o {} >/dev/null 2>{}",
       COLLCHECK_BINARY, in, dir, err);
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  // SIGINT at its default and unblocked in the child, whatever this process
+  // inherited: a shell that starts the tests in the background (`&`, no job
+  // control) ignores SIGINT in them, and the child would inherit that and
+  // run to its end (collcheck keeps an ignored SIGINT ignored, as nohup asks).
+  posix_spawnattr_t attr;
+  ASSERT_EQ(posix_spawnattr_init(&attr), 0);
+  sigset_t none, interrupt;
+  sigemptyset(&none);
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, SIGINT);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &interrupt);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ), 0);
+  int spawned = posix_spawn(&pid, "/bin/sh", nullptr, &attr, const_cast<char**>(argv), environ);
+  posix_spawnattr_destroy(&attr);
+  ASSERT_EQ(spawned, 0);
   auto start = std::chrono::steady_clock::now();
   while (mutant_files(dir) < 3 && std::chrono::steady_clock::now() - start < std::chrono::seconds(120))
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
