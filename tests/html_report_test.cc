@@ -214,17 +214,53 @@ std::string chromium() {
   return "";
 }
 
-// Loads `url` in headless Chromium and returns the DOM after the page's script ran.
-std::string dump_dom(const std::string& browser, const std::string& url, const std::string& profile) {
-  std::string out = profile + ".dom";
+// Loads every URL in one headless Chromium, each in a frame of its own of the
+// window's size (1400x900), and returns their DOMs after their scripts ran,
+// in order. One browser start per test, not per look: a start costs 4-5 s
+// of CPU, which over the looks below was most of the release suite's time.
+// The report page renders at the end of its body, so every frame is drawn
+// when the outer page's load event fires; that handler copies each frame's
+// DOM between markers into a text script, whose content Chromium dumps as is.
+std::vector<std::string> dump_doms(const std::string& browser, const std::vector<std::string>& urls,
+                                   const std::string& profile) {
+  std::string outer = profile + ".frames.html", out = profile + ".dom";
+  {
+    std::ofstream f(outer, std::ios::binary);
+    f << "<!doctype html><html><body>\n";
+    for (const std::string& url : urls)
+      f << "<iframe width=\"1400\" height=\"900\" src=\"" << url << "\"></iframe>\n";
+    f << "<script type=\"text/plain\" id=\"dump\"></script><script>\n"
+         "window.addEventListener('load', function () {\n"
+         "  let s = '';\n"
+         "  document.querySelectorAll('iframe').forEach(function (fr, k) {\n"
+         "    s += '\\n@@frame ' + k + '@@\\n' + fr.contentDocument.documentElement.outerHTML;\n"
+         "  });\n"
+         "  document.getElementById('dump').textContent = s + '\\n@@end@@\\n';\n"
+         "});\n</script></body></html>\n";
+  }
   fs::remove_all(profile);
   int rc = run_shell(fmt::format(
       "timeout 120 '{}' --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
       "--disable-background-networking --disable-component-update --disable-sync --no-first-run "
-      "--user-data-dir='{}' --window-size=1400,900 --dump-dom '{}' >'{}' 2>/dev/null",
-      browser, profile, url, out));
-  EXPECT_EQ(rc, 0) << "chromium failed on " << url;
-  return slurp(out);
+      "--allow-file-access-from-files --disable-web-security "
+      "--user-data-dir='{}' --window-size=1500,1000 --dump-dom 'file://{}' >'{}' 2>/dev/null",
+      browser, profile, outer, out));
+  EXPECT_EQ(rc, 0) << "chromium failed on " << outer;
+  std::string dom = slurp(out);
+  std::vector<std::string> doms;
+  for (std::size_t k = 0; k < urls.size(); ++k) {
+    std::string open = fmt::format("\n@@frame {}@@\n", k);
+    std::size_t a = dom.find(open);
+    std::size_t b = a == std::string::npos ? a : dom.find(k + 1 < urls.size() ? fmt::format("\n@@frame {}@@\n", k + 1)
+                                                                             : std::string("\n@@end@@\n"), a);
+    EXPECT_NE(b, std::string::npos) << "no DOM of " << urls[k] << " in " << dom.substr(0, 2000);
+    doms.push_back(b == std::string::npos ? std::string() : dom.substr(a + open.size(), b - a - open.size()));
+  }
+  return doms;
+}
+
+std::string dump_dom(const std::string& browser, const std::string& url, const std::string& profile) {
+  return dump_doms(browser, {url}, profile).front();
 }
 
 std::string body_attr(const std::string& dom, const std::string& name) {
@@ -271,22 +307,21 @@ TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
     ASSERT_EQ(r.status, 1) << r.out << r.err;
     std::vector<std::vector<std::string>> findings = finding_tasks(json);
     ASSERT_GE(findings.size(), 1u);
-    std::string profile = temp_path("chromium-profile");
-    // Without a fragment: the list, nothing active yet.
-    std::string dom = dump_dom(browser, "file://" + html, profile);
+    // Without a fragment (the first look): the list, nothing active yet.
+    // "#finding=K" (the others) activates finding K: its tasks, and only
+    // they, are highlighted. Every finding: the looks share a browser.
+    std::vector<std::string> urls = {"file://" + html};
+    for (std::size_t k = 0; k < findings.size(); ++k) urls.push_back(fmt::format("file://{}#finding={}", html, k + 1));
+    std::vector<std::string> doms = dump_doms(browser, urls, temp_path("chromium-profile"));
+    const std::string& dom = doms[0];
     EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
     EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
     std::regex item("<li class=\"finding sev-");
     auto n = std::distance(std::sregex_iterator(dom.begin(), dom.end(), item), std::sregex_iterator());
     EXPECT_EQ(static_cast<std::size_t>(n), findings.size());
     EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
-    // "#finding=K" activates finding K: its tasks, and only they, are
-    // highlighted. The first, a middle and the last finding: each look is
-    // a Chromium start (4-5 s), and the page treats every index alike.
-    std::vector<std::size_t> looks = {0, findings.size() / 2, findings.size() - 1};
-    looks.erase(std::unique(looks.begin(), looks.end()), looks.end());
-    for (std::size_t k : looks) {
-      dom = dump_dom(browser, fmt::format("file://{}#finding={}", html, k + 1), profile);
+    for (std::size_t k = 0; k < findings.size(); ++k) {
+      const std::string& dom = doms[k + 1];
       EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
       EXPECT_EQ(body_attr(dom, "data-active"), std::to_string(k + 1));
       std::string want;
@@ -326,12 +361,14 @@ TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
     std::ofstream f(html, std::ios::binary);
     f << format_html_report(t, build_graph(t), r);
   }
-  std::string profile = temp_path("chromium-profile-ranges");
-  std::string dom = dump_dom(browser, "file://" + html + "#finding=1", profile);
+  std::vector<std::string> doms = dump_doms(
+      browser, {"file://" + html + "#finding=1", "file://" + html + "#finding=2&axis=depth"},
+      temp_path("chromium-profile-ranges"));
+  std::string dom = doms[0];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 2 SCRATCH") << "a buffer only the finding names";
   EXPECT_EQ(body_attr(dom, "data-highlighted"), "");
-  dom = dump_dom(browser, "file://" + html + "#finding=2&axis=depth", profile);
+  dom = doms[1];
   EXPECT_EQ(body_attr(dom, "data-buffer"), "rank 1 INPUT") << "the Bytes line, not the other ranges";
   EXPECT_EQ(body_attr(dom, "data-highlighted"), "0/0/0,1/0/0");
   EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
@@ -358,16 +395,18 @@ TEST(HtmlReportBrowser, DepthAxisIsTheDefaultAboveSixteenRanks) {
     if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
     GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
   }
-  std::string profile = temp_path("chromium-profile-axis");
   std::string big = ring_page_file(17, 1, false, "ring17.jsonl");
-  std::string dom = dump_dom(browser, "file://" + big, profile);
+  std::string small = ring_page_file(16, 1, false, "ring16.jsonl");
+  std::vector<std::string> doms =
+      dump_doms(browser, {"file://" + big, "file://" + big + "#axis=tau", "file://" + small},
+                temp_path("chromium-profile-axis"));
+  std::string dom = doms[0];
   EXPECT_EQ(body_attr(dom, "data-ready"), "1") << dom.substr(0, 2000);
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-axis"), "depth");
-  dom = dump_dom(browser, "file://" + big + "#axis=tau", profile);
+  dom = doms[1];
   EXPECT_EQ(body_attr(dom, "data-axis"), "tau");
-  std::string small = ring_page_file(16, 1, false, "ring16.jsonl");
-  dom = dump_dom(browser, "file://" + small, profile);
+  dom = doms[2];
   EXPECT_EQ(body_attr(dom, "data-ready"), "1");
   EXPECT_EQ(body_attr(dom, "data-axis"), "tau");
 }
@@ -380,14 +419,16 @@ TEST(HtmlReportBrowser, TaskBoxSelectsATaskOrSaysThereIsNone) {
     if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
     GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
   }
-  std::string profile = temp_path("chromium-profile-search");
   std::string html = ring_page_file(4, 3, false, "ring4.jsonl");
-  std::string dom = dump_dom(browser, "file://" + html + "#search=3/0/7", profile);
+  std::vector<std::string> doms = dump_doms(
+      browser, {"file://" + html + "#search=3/0/7", "file://" + html + "#search=3/0/12"},
+      temp_path("chromium-profile-search"));
+  std::string dom = doms[0];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-selected"), "3/0/7");
   EXPECT_EQ(body_attr(dom, "data-search-message"), "");
   EXPECT_NE(dom.find("<h3>Task 3/0/7</h3>"), std::string::npos);
-  dom = dump_dom(browser, "file://" + html + "#search=3/0/12", profile);
+  dom = doms[1];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-selected"), "");
   EXPECT_EQ(body_attr(dom, "data-search-message"), "no task 3/0/12");
@@ -401,13 +442,14 @@ TEST(HtmlReportBrowser, ArrowsCanBeSwitchedOff) {
     if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
     GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
   }
-  std::string profile = temp_path("chromium-profile-arrows");
   std::string html = ring_page_file(3, 2, false, "ring3.jsonl");
-  std::string dom = dump_dom(browser, "file://" + html, profile);
+  std::vector<std::string> doms = dump_doms(browser, {"file://" + html, "file://" + html + "#arrows=off"},
+                                            temp_path("chromium-profile-arrows"));
+  std::string dom = doms[0];
   EXPECT_EQ(body_attr(dom, "data-arrows"), "on");
   EXPECT_NE(body_attr(dom, "data-arrows-drawn"), "0");
   EXPECT_NE(body_attr(dom, "data-arrows-drawn"), "<absent>");
-  dom = dump_dom(browser, "file://" + html + "#arrows=off", profile);
+  dom = doms[1];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-arrows"), "off");
   EXPECT_EQ(body_attr(dom, "data-arrows-drawn"), "0");
@@ -422,23 +464,27 @@ TEST(HtmlReportBrowser, RanksFilteredAndCollapsed) {
     if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
     GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
   }
-  std::string profile = temp_path("chromium-profile-ranks");
   std::string html = ring_page_file(4, 1, false, "ring4r.jsonl");
-  std::string dom = dump_dom(browser, "file://" + html, profile);
+  std::vector<std::string> doms;
+  for (const char* fragment : {"", "#ranks=0-1,3", "#ranks=1-x", "#collapse=2,3", "#collapse=2,3&search=2/0/1",
+                               "#ranks=0-1&search=3/0/1"})
+    doms.push_back("file://" + html + fragment);
+  doms = dump_doms(browser, doms, temp_path("chromium-profile-ranks"));
+  std::string dom = doms[0];
   EXPECT_EQ(body_attr(dom, "data-slots"), "4");
-  dom = dump_dom(browser, "file://" + html + "#ranks=0-1,3", profile);
+  dom = doms[1];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-slots"), "3");
-  dom = dump_dom(browser, "file://" + html + "#ranks=1-x", profile);
+  dom = doms[2];
   EXPECT_EQ(body_attr(dom, "data-slots"), "4") << "a filter that does not parse changes nothing";
   EXPECT_NE(dom.find(">ranks: e.g. 0-3,8<"), std::string::npos);
-  dom = dump_dom(browser, "file://" + html + "#collapse=2,3", profile);
+  dom = doms[3];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-collapsed"), "2,3");
-  dom = dump_dom(browser, "file://" + html + "#collapse=2,3&search=2/0/1", profile);
+  dom = doms[4];
   EXPECT_EQ(body_attr(dom, "data-selected"), "2/0/1");
   EXPECT_EQ(body_attr(dom, "data-collapsed"), "3") << "selecting a task opens its rank";
-  dom = dump_dom(browser, "file://" + html + "#ranks=0-1&search=3/0/1", profile);
+  dom = doms[5];
   EXPECT_EQ(body_attr(dom, "data-error"), "<absent>");
   EXPECT_EQ(body_attr(dom, "data-selected"), "3/0/1");
   EXPECT_EQ(body_attr(dom, "data-slots"), "3") << "a task searched for shows its rank";
