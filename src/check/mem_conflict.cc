@@ -407,14 +407,37 @@ class Sweep {
   // question counts no partner and a "no" is not remembered: the dominator
   // is a read, which conflicts with the task only if the task writes, and
   // then the comparison with R asks about it as usual.
+  //
+  // A search that ends "no" scans all of the dominator's cone up to the
+  // task, and a dominator runs in parallel with the task whenever readers
+  // of one block do (each becomes the dominator in turn): on a ring of
+  // servers those fruitless searches grew faster than the ring and were
+  // most of the stage. So the dominator gets the cheap layers only when it
+  // spares few questions (kFewCovered members or fewer): without it the
+  // comparison asks those members themselves, which mostly end "yes" after
+  // a short search. The findings are the same either way; only the number
+  // and cost of the questions change.
+  static constexpr u32 kFewCovered = 8;
   bool dominated(const Frontier& f) {
     if (f.dom == kNone || f.writes.empty()) return false;
     if (f.dom == cur_) return true;
     if (const bool* yes = answer(f.dom)) return *yes;
-    bool yes = reach_.happens_before(tasks_[f.dom], cur_task_);
+    // Counted whatever answers it: whether τ2 (built per thread, when its
+    // searches have cost a pass) answers a "no" must not change the count.
     stats_.queries++;
+    int cheap = reach_.without_search(tasks_[f.dom], cur_task_);
+    if (cheap < 0 && covers_few(f)) return false;
+    bool yes = cheap >= 0 ? cheap == 1 : reach_.happens_before(tasks_[f.dom], cur_task_);
     if (yes) remember(f.dom, true, false);
     return yes;
+  }
+
+  // Whether the dominator covers kFewCovered members of W or fewer.
+  bool covers_few(const Frontier& f) const {
+    u32 n = 0;
+    for (u32 x : f.writes)
+      if (covered(f, x) && ++n > kFewCovered) return false;
+    return true;
   }
 
   // dominated() without a new question: the answer the comparison found.

@@ -151,6 +151,12 @@ int Reachability::quick(u32 a, u32 b) const {
   return -1;
 }
 
+int Reachability::without_search(u32 a, u32 b) const {
+  int q = quick(a, b);
+  if (q >= 0) return q;
+  return one_hop(a, b) ? 1 : -1;
+}
+
 bool Reachability::happens_before(u32 a, u32 b) {
   int q = quick(a, b);
   if (q >= 0) return q == 1;

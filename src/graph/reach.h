@@ -56,6 +56,9 @@ class Reachability {
   // The answer of the cheap layers alone (one stream, τ, τ2 when built):
   // 1 yes, 0 no, -1 only a search could tell.
   int quick(u32 a, u32 b) const;
+  // quick() and then the one-hop index: every layer but the search (and
+  // it never builds τ2). 1 yes, 0 no, -1 only a search could tell.
+  int without_search(u32 a, u32 b) const;
 
   // Number of tasks scanned by all queries so far (for statistics).
   u64 scanned() const { return scanned_; }
