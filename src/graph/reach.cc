@@ -193,6 +193,13 @@ void Reachability::reach_forward(u32 task, bool& found, u32 b) {
 
 void Reachability::follow_out(u32 t, bool& found, u32 b) {
   u32 p = g_.partner[t];
+  // A stop of next_out_ without explicit edges in the graph is a paired
+  // RECORD (build_index): its type need not be read. A search scans tens
+  // of millions of stops, and the task's record is a cache miss each.
+  if (!g_.has_explicit_edges() && next_out_[t] == t) {
+    reach_forward(p, found, b);
+    return;
+  }
   if (p != kNone && trace_.tasks[t].type == TaskType::RECORD) reach_forward(p, found, b);
   if (g_.has_explicit_edges())
     for (u32 e = g_.out_begin[t]; e < g_.out_begin[t + 1]; ++e) reach_forward(g_.out_to[e], found, b);
@@ -291,9 +298,13 @@ void Reachability::scan_backward(u32 a, bool& found) {
     }
     ++scanned_;
     u32 p = g_.partner[t];
-    if (p != kNone && trace_.tasks[t].type == TaskType::WAIT) reach_backward(p, found);
-    if (g_.has_explicit_edges())
+    // A stop of prev_in_ without explicit edges is a paired WAIT (build_index).
+    if (!g_.has_explicit_edges()) {
+      reach_backward(p, found);
+    } else {
+      if (p != kNone && trace_.tasks[t].type == TaskType::WAIT) reach_backward(p, found);
       for (u32 e = g_.in_begin[t]; e < g_.in_begin[t + 1]; ++e) reach_backward(g_.in_from[e], found);
+    }
     if (t == 0) break;
   }
 }
