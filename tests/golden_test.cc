@@ -105,8 +105,8 @@ TEST_P(Golden, GraphRendersWithGraphviz) {
   if (c.exit != 0 && c.exit != 1) GTEST_SKIP() << "not a usable input";
   std::string dot = find_program("dot");
   if (dot.empty()) {
-    if (tools_required()) FAIL() << "Graphviz's dot is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "Graphviz's dot is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "Graphviz's dot is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "Graphviz's dot is not installed (scripts/test installs it)";
   }
   fs::path dir = temp_path("dot-" + golden_case_name(c.path));
   fs::remove_all(dir);

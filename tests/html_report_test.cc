@@ -292,8 +292,8 @@ std::vector<std::vector<std::string>> finding_tasks(const std::string& json) {
 TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   struct Case {
     std::string path, args;
@@ -342,8 +342,8 @@ TEST(HtmlReportBrowser, FindingsListedAndActivatedInChromium) {
 TEST(HtmlReportBrowser, MemoryViewGoesToTheBytesAFindingNames) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   Result<ReadTrace> read = read_jsonl_string(ring(3, 1, false), "t.jsonl");
   ASSERT_TRUE(read.ok());
@@ -392,8 +392,8 @@ std::string ring_page_file(u32 n, u32 rounds, bool race, const std::string& name
 TEST(HtmlReportBrowser, DepthAxisIsTheDefaultAboveSixteenRanks) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   std::string big = ring_page_file(17, 1, false, "ring17.jsonl");
   std::string small = ring_page_file(16, 1, false, "ring16.jsonl");
@@ -416,8 +416,8 @@ TEST(HtmlReportBrowser, DepthAxisIsTheDefaultAboveSixteenRanks) {
 TEST(HtmlReportBrowser, TaskBoxSelectsATaskOrSaysThereIsNone) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   std::string html = ring_page_file(4, 3, false, "ring4.jsonl");
   std::vector<std::string> doms = dump_doms(
@@ -439,8 +439,8 @@ TEST(HtmlReportBrowser, TaskBoxSelectsATaskOrSaysThereIsNone) {
 TEST(HtmlReportBrowser, ArrowsCanBeSwitchedOff) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   std::string html = ring_page_file(3, 2, false, "ring3.jsonl");
   std::vector<std::string> doms = dump_doms(browser, {"file://" + html, "file://" + html + "#arrows=off"},
@@ -461,8 +461,8 @@ TEST(HtmlReportBrowser, ArrowsCanBeSwitchedOff) {
 TEST(HtmlReportBrowser, RanksFilteredAndCollapsed) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   std::string html = ring_page_file(4, 1, false, "ring4r.jsonl");
   std::vector<std::string> doms;
@@ -527,8 +527,8 @@ TEST(HtmlReport, AivLanesUnderTheirHostStream) {
 TEST(HtmlReportBrowser, AivReportLoadsAndHighlightsAivNodes) {
   std::string browser = chromium();
   if (browser.empty()) {
-    if (tools_required()) FAIL() << "chromium is not installed (scripts/setup installs it)";
-    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+    if (tools_required()) FAIL() << "chromium is not installed (scripts/test installs it)";
+    GTEST_SKIP() << "chromium is not installed (scripts/test installs it)";
   }
   std::string html = temp_path("aiv_browser.html");
   RunResult r = run_collcheck(

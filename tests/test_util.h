@@ -39,7 +39,7 @@ RunResult run_collcheck(const std::string& args);
 // Full path of an external program on PATH ("" if absent).
 std::string find_program(const std::string& name);
 // Whether a missing external tool must fail the test instead of skipping it:
-// in CI (environment variable CI set), where scripts/setup installs it.
+// in CI (environment variable CI set), where scripts/test installs it.
 bool tools_required();
 
 // Runs a shell command; returns its exit status (-1 if it did not exit).
