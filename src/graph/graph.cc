@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <utility>
 
 #include "graph/parts.h"
 
@@ -313,10 +314,14 @@ class Simulation final : public SimulationControl {
   std::vector<u32> eager_;  // FIFO of ready eager chains
   std::size_t eager_next_ = 0;
   bool draining_ = false;
-  // Per key: FIFO of executed, unconsumed RECORDs (linked through rec_next)
-  // and a list of chains blocked on the key (linked through waiter_next).
-  std::vector<u32> rec_head_, rec_tail_, rec_next_, waiter_head_, waiter_next_;
-  std::vector<std::pair<u32, u32>> consumed_;  // (key, wait) in pairing order
+  // Per key: FIFO of executed, unconsumed RECORDs and a list of chains
+  // blocked on the key (linked through waiter_next). A RECORD in its FIFO
+  // has no partner yet: its `partner` entry links it to the next RECORD of
+  // the FIFO meanwhile (kNone: the last), and becomes its WAIT when one
+  // consumes it. A link table of its own would be 4 bytes per task (40 MB
+  // at 10^7 tasks) alive at the graph's peak.
+  std::vector<u32> rec_head_, rec_tail_, waiter_head_, waiter_next_;
+  void group_pairs_by_key();
 };
 
 void Simulation::run() {
@@ -328,11 +333,9 @@ void Simulation::run() {
   std::vector<Job> tables = {
       [&] { fill(g_.partner, n); },
       [&] { fill(g_.tau, n); },
-      [&] { fill(rec_next_, n); },
       [&] { fill(g_.order, n); },  // cut to the executed tasks at the end
       [&] {
         for (std::vector<u32>* v : {&rec_head_, &rec_tail_, &waiter_head_}) fill(*v, g_.key_count);
-        consumed_.reserve(g_.key_tasks.size());
       },
       [&] { pending_ = initial_pending(trace_, g_, hooks_ != nullptr); },
   };
@@ -357,20 +360,40 @@ void Simulation::run() {
   g_.complete = executed_ == n;
   for (u32 c = 0; c < nc; ++c)
     if (head_[c] < g_.chain_end(c)) g_.blocked_heads.push_back(head_[c]);
-  for (u32 key = 0; key < g_.key_count; ++key)
-    for (u32 r = rec_head_[key]; r != kNone; r = rec_next_[r]) g_.unconsumed_records.push_back(r);
+  for (u32 key = 0; key < g_.key_count; ++key) {
+    for (u32 r = rec_head_[key]; r != kNone;) {
+      g_.unconsumed_records.push_back(r);
+      r = std::exchange(g_.partner[r], kNone);  // the FIFO's link, not a partner
+    }
+  }
   std::sort(g_.unconsumed_records.begin(), g_.unconsumed_records.end());
+  group_pairs_by_key();
+}
 
-  // Group consumed pairs by key, keeping pairing order (counting sort).
+// Consumed pairs grouped by key in pairing order. A key's RECORDs are
+// consumed first in, first out, by its WAITs in the order they run: its
+// pairs in pairing order are its paired WAITs in τ. A counting sort by key
+// over the tasks, then each key's few WAITs by τ.
+void Simulation::group_pairs_by_key() {
+  u32 n = g_.task_count;
+  auto paired_wait = [&](u32 t) {
+    return g_.partner[t] != kNone && g_.key_of[t] != kNone && trace_.tasks[t].type == TaskType::WAIT;
+  };
   g_.pair_begin.assign(g_.key_count + 1, 0);
-  for (auto [key, w] : consumed_) g_.pair_begin[key + 1]++;
+  for (u32 t = 0; t < n; ++t)
+    if (paired_wait(t)) g_.pair_begin[g_.key_of[t] + 1]++;
   for (u32 k = 0; k < g_.key_count; ++k) g_.pair_begin[k + 1] += g_.pair_begin[k];
-  g_.pairs.resize(consumed_.size());
+  g_.pairs.resize(g_.pair_begin[g_.key_count]);
   // pair_begin[k] serves as key k's cursor, ending at key k+1's start...
-  for (auto [key, w] : consumed_) g_.pairs[g_.pair_begin[key]++] = w;
+  for (u32 t = 0; t < n; ++t)
+    if (paired_wait(t)) g_.pairs[g_.pair_begin[g_.key_of[t]]++] = t;
   // ...so the starts are one place up.
   std::copy_backward(g_.pair_begin.begin(), g_.pair_begin.end() - 1, g_.pair_begin.end());
   g_.pair_begin[0] = 0;
+  for (u32 k = 0; k < g_.key_count; ++k) {
+    auto first = g_.pairs.begin() + g_.pair_begin[k], last = g_.pairs.begin() + g_.pair_begin[k + 1];
+    if (last - first > 1) std::sort(first, last, [&](u32 a, u32 b) { return g_.tau[a] < g_.tau[b]; });
+  }
 }
 
 void Simulation::run_chain(u32 c) {
@@ -388,18 +411,17 @@ void Simulation::run_chain(u32 c) {
         waiter_head_[key] = c;
         break;
       }
-      rec_head_[key] = rec_next_[r];
+      rec_head_[key] = g_.partner[r];  // the FIFO's link (see above)
       if (rec_head_[key] == kNone) rec_tail_[key] = kNone;
       g_.partner[t] = r;
       g_.partner[r] = t;
-      consumed_.emplace_back(key, t);
     }
     g_.tau[t] = executed_;
     g_.order[executed_++] = t;
     ++head_[c];
     if (key != kNone && k.type == TaskType::RECORD) {
       if (rec_tail_[key] == kNone) rec_head_[key] = t;
-      else rec_next_[rec_tail_[key]] = t;
+      else g_.partner[rec_tail_[key]] = t;  // the FIFO's link
       rec_tail_[key] = t;
       for (u32 w = waiter_head_[key]; w != kNone;) {
         u32 next = waiter_next_[w];
@@ -536,11 +558,19 @@ TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks, unsigned worke
   return g;
 }
 
+void restore_order(TaskGraph& graph, u32 executed) {
+  graph.order.assign(executed, kNone);
+  for (u32 t = 0; t < graph.task_count; ++t)
+    if (graph.tau[t] != kNone) graph.order[graph.tau[t]] = t;
+}
+
 void release_sync_keys(TaskGraph& graph) {
   if (!graph.complete) return;  // reverse_priority_order still needs key_of
   std::vector<u32>().swap(graph.key_of);
   std::vector<u32>().swap(graph.key_begin);
   std::vector<u32>().swap(graph.key_tasks);
+  std::vector<u32>().swap(graph.pair_begin);
+  std::vector<u32>().swap(graph.pairs);
 }
 
 }  // namespace cc

@@ -34,7 +34,8 @@ struct TaskGraph {
   u32 key_count = 0;
   // All valid, non-prematched sync tasks grouped by key: tasks of key k are
   // key_tasks[key_begin[k] .. key_begin[k+1]), in task-id order.
-  // key_of, key_begin and key_tasks are empty once release_sync_keys ran.
+  // key_of, key_begin and key_tasks (and pair_begin and pairs below) are
+  // empty once release_sync_keys ran.
   std::vector<u32> key_begin;
   std::vector<u32> key_tasks;
 
@@ -103,12 +104,16 @@ class SimulationHooks {
 // runs on one); the graph is the same for every number of them.
 TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr, unsigned workers = 1);
 
-// Frees key_of, key_begin and key_tasks (key_count stays) of a complete
-// graph: only the graph's own build and the checks of stages 1 and 3 read
-// them, and at 10^7 tasks they hold 8 bytes per task that stages 4 and 5
-// can use instead. An incomplete graph keeps them (reverse_priority_order
+// Frees key_of, key_begin, key_tasks, pair_begin and pairs (key_count
+// stays) of a complete graph: only the graph's own build and the checks of
+// stages 1 and 3 read them, and at 10^7 tasks they hold 10-12 bytes per
+// task that stages 4 and 5 can use instead. An incomplete graph keeps them (reverse_priority_order
 // tells a WAIT that never ran by its key).
 void release_sync_keys(TaskGraph& graph);
+
+// Makes `order` again from `tau` (the `executed` tasks that have a place in
+// it), for a caller that freed it while it needed only `tau`.
+void restore_order(TaskGraph& graph, u32 executed);
 
 // A second topological order of the paired graph (stream, sync and explicit
 // edges), breaking ties the other way round: the highest (rank, stream) that

@@ -10,9 +10,9 @@ Reachability::Reachability(const Trace& trace, const TaskGraph& graph, bool eage
     : Reachability(trace, graph, ReachOptions{eager_order2, 1}) {}
 
 Reachability::Reachability(const Trace& trace, const TaskGraph& graph, ReachOptions options)
-    : trace_(trace), g_(graph), index_(std::make_shared<Index>()), next_out_(index_->next_out), prev_in_(index_->prev_in),
+    : trace_(trace), g_(graph), index_(std::make_shared<Index>()), out_(index_->out_marks), in_(index_->in_marks),
       fwd_(graph.chain_count(), kNone), bwd_(graph.chain_count(), kNone) {
-  // Made here, read-only from now on (next_out_ and prev_in_ are bound to it).
+  // Made here, read-only from now on (out_ and in_ are bound to it).
   build_index(const_cast<Index&>(*index_), options.workers);
   if (options.eager_order2 && graph.complete) build_order2();
 }
@@ -24,14 +24,15 @@ void Reachability::build_order2() {
 }
 
 Reachability::Reachability(const Reachability& base, Fork)
-    : trace_(base.trace_), g_(base.g_), index_(base.index_), next_out_(index_->next_out), prev_in_(index_->prev_in),
+    : trace_(base.trace_), g_(base.g_), index_(base.index_), out_(index_->out_marks), in_(index_->in_marks),
       tau2_owner_(base.tau2_owner_), tau2_(base.tau2_), fwd_(base.g_.chain_count(), kNone),
       bwd_(base.g_.chain_count(), kNone) {}
 
 // The index in three passes over runs of whole chains (parts.h), each part
 // writing only its own chains' entries and its own row of counts:
-//  1. per chain, prev_in forward and next_out backward, and the in-edges
-//     of the part's tasks counted by the chain they leave;
+//  1. the tasks with out-edges and those with in-edges marked (by runs of
+//     words), and the in-edges of each part's tasks counted by the chain
+//     they leave;
 //  2. the edges, visited by target task (so in order of entered chain and
 //     target: chains are runs of consecutive tasks, in chain order),
 //     placed by the chain they leave: a counting sort, which
@@ -52,38 +53,40 @@ void Reachability::build_index(Index& ix, unsigned workers) const {
   auto tasks_of = [&](u32 p) { return std::pair{g.chain_first[first_chain[p]], g.chain_first[first_chain[p + 1]]}; };
   bool explicit_edges = g.has_explicit_edges();
 
-  // 1. (The two fresh tables first touched side by side.)
-  std::vector<Job> tables = {[&] { ix.next_out.resize(n + 1); }, [&] { ix.prev_in.resize(n); }};
-  run_jobs(threads, tables);
+  // 1. The marks, by runs of whole words (a word may hold tasks of two
+  // parts' chains), then the in-edges of each part's tasks counted by the
+  // chain they leave.
+  ix.out_marks = empty_marks(n);
+  ix.in_marks = empty_marks(n);
+  auto words = static_cast<u32>(ix.out_marks.words.size());
+  u32 word_parts = part_count(workers, words);
+  run_parts(threads, word_parts, [&](u32 p) {
+    for (u32 w = cut(words, word_parts, p); w < cut(words, word_parts, p + 1); ++w) {
+      u64 out = 0, in = 0;
+      for (u32 t = w * 64, end = std::min(n, t + 64); t < end; ++t) {
+        u64 bit = u64{1} << (t & 63);
+        if (g.partner[t] != kNone) (trace_.tasks[t].type == TaskType::RECORD ? out : in) |= bit;
+        if (explicit_edges) {
+          if (g.in_begin[t + 1] > g.in_begin[t]) in |= bit;
+          if (g.out_begin[t + 1] > g.out_begin[t]) out |= bit;
+        }
+      }
+      ix.out_marks.words[w] = out;
+      ix.in_marks.words[w] = in;
+    }
+  });
+  std::vector<Job> finish = {[&] { finish_marks(ix.out_marks); }, [&] { finish_marks(ix.in_marks); }};
+  run_jobs(threads, finish);
   std::vector<u32> at(u64{parts} * nc, 0);
   run_parts(threads, parts, [&](u32 p) {
     u32* count = at.data() + u64{p} * nc;  // (a trace without chains has no row: no element to name)
-    for (u32 c = first_chain[p]; c < first_chain[p + 1]; ++c) {
-      u32 begin = g.chain_begin(c), end = g.chain_end(c), prev = kNone;
-      for (u32 t = begin; t < end; ++t) {
-        TaskType type = trace_.tasks[t].type;
-        bool paired = g.partner[t] != kNone, in = false, out = paired && type == TaskType::RECORD;
-        if (paired && type == TaskType::WAIT) {
-          count[g.chain(g.partner[t])]++;
-          in = true;
-        }
-        if (explicit_edges) {
-          for (u32 e = g.in_begin[t]; e < g.in_begin[t + 1]; ++e) count[g.chain(g.in_from[e])]++;
-          in |= g.in_begin[t + 1] > g.in_begin[t];
-          out |= g.out_begin[t + 1] > g.out_begin[t];
-        }
-        if (in) prev = t;
-        ix.prev_in[t] = prev;
-        ix.next_out[t] = out ? t : kNone;
-      }
-      u32 next = end;
-      for (u32 t = end; t-- > begin;) {
-        if (ix.next_out[t] != kNone) next = t;
-        ix.next_out[t] = next;
-      }
+    auto [lo, hi] = tasks_of(p);
+    for (u32 t = ix.in_marks.next(lo); t < hi; t = ix.in_marks.next(t + 1)) {
+      if (g.partner[t] != kNone && trace_.tasks[t].type == TaskType::WAIT) count[g.chain(g.partner[t])]++;
+      if (explicit_edges)
+        for (u32 e = g.in_begin[t]; e < g.in_begin[t + 1]; ++e) count[g.chain(g.in_from[e])]++;
     }
   });
-  ix.next_out[n] = n;
 
   // 2. Hops of chain c from hop_first[c], part after part.
   std::vector<u32> hop_first = place_by_key(at, parts, nc);
@@ -92,8 +95,7 @@ void Reachability::build_index(Index& ix, unsigned workers) const {
     u32* pos = at.data() + u64{p} * nc;
     std::vector<u32> from;
     auto [lo, hi] = tasks_of(p);
-    for (u32 t = lo; t < hi; ++t) {
-      if (ix.prev_in[t] != t) continue;  // no in-edges
+    for (u32 t = ix.in_marks.next(lo); t < hi; t = ix.in_marks.next(t + 1)) {
       from.clear();
       if (g.partner[t] != kNone && trace_.tasks[t].type == TaskType::WAIT) from.push_back(g.partner[t]);
       if (explicit_edges)
@@ -193,16 +195,15 @@ void Reachability::reach_forward(u32 task, bool& found, u32 b) {
 
 void Reachability::follow_out(u32 t, bool& found, u32 b) {
   u32 p = g_.partner[t];
-  // A stop of next_out_ without explicit edges in the graph is a paired
+  // Without explicit edges in the graph, a task with out-edges is a paired
   // RECORD (build_index): its type need not be read. A search scans tens
   // of millions of stops, and the task's record is a cache miss each.
-  if (!g_.has_explicit_edges() && next_out_[t] == t) {
-    reach_forward(p, found, b);
+  if (!g_.has_explicit_edges()) {
+    if (out_.has(t)) reach_forward(p, found, b);
     return;
   }
   if (p != kNone && trace_.tasks[t].type == TaskType::RECORD) reach_forward(p, found, b);
-  if (g_.has_explicit_edges())
-    for (u32 e = g_.out_begin[t]; e < g_.out_begin[t + 1]; ++e) reach_forward(g_.out_to[e], found, b);
+  for (u32 e = g_.out_begin[t]; e < g_.out_begin[t + 1]; ++e) reach_forward(g_.out_to[e], found, b);
 }
 
 // Scans one forward stretch; every edge goes forward in τ and τ2, so the
@@ -212,7 +213,7 @@ void Reachability::scan_forward(u32 b, bool& found) {
   fwd_work_.pop_back();
   bool prune2 = tau2_ != nullptr;
   u32 limit = g_.tau[b], limit2 = prune2 ? tau2_[b] : kNone;
-  for (u32 t = next_out_[from]; t < stop && !found; t = next_out_[t + 1]) {
+  for (u32 t = out_.next(from); t < stop && !found; t = out_.next(t + 1)) {
     if (g_.tau[t] > limit || (prune2 && tau2_[t] > limit2)) break;
     ++scanned_;
     follow_out(t, found, b);
@@ -235,7 +236,7 @@ bool Reachability::search_forward_only(u32 a, u32 b) {
   while (!found && !fwd_work_.empty()) {
     auto [from, stop] = fwd_work_.back();
     fwd_work_.pop_back();
-    for (u32 t = next_out_[from]; t < stop && !found; t = next_out_[t + 1]) {
+    for (u32 t = out_.next(from); t < stop && !found; t = out_.next(t + 1)) {
       if (prune && g_.tau[t] > g_.tau[b]) break;
       ++scanned_;
       follow_out(t, found, b);
@@ -291,14 +292,14 @@ void Reachability::scan_backward(u32 a, bool& found) {
   bwd_work_.pop_back();
   bool prune2 = tau2_ != nullptr;
   u32 bound = g_.tau[a], bound2 = prune2 ? tau2_[a] : 0;
-  for (u32 t = prev_in_[hi]; t != kNone && t >= lo && !found; t = t > 0 ? prev_in_[t - 1] : kNone) {
+  for (u32 t = in_.prev(hi); t != kNone && t >= lo && !found; t = t > 0 ? in_.prev(t - 1) : kNone) {
     if (g_.tau[t] < bound || (prune2 && tau2_[t] < bound2)) {
       parked_.push_back({lo, t});
       return;
     }
     ++scanned_;
     u32 p = g_.partner[t];
-    // A stop of prev_in_ without explicit edges is a paired WAIT (build_index).
+    // A task with in-edges, without explicit edges, is a paired WAIT (build_index).
     if (!g_.has_explicit_edges()) {
       reach_backward(p, found);
     } else {

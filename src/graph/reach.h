@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/marks.h"
 
 namespace cc {
 
@@ -26,8 +27,9 @@ struct ReachOptions {
 //  * otherwise a bidirectional earliest-arrival search over streams: entering
 //    a stream at task p from a makes all of it after p reachable, so the
 //    forward half only follows the sync and explicit edges leaving a stream
-//    after p (`next_out_` jumps over the data tasks between them); the
-//    backward half does the same from b through in-edges (`prev_in_`). Every
+//    after p (the marks of tasks with out-edges jump over the data tasks
+//    between them); the
+//    backward half does the same from b through in-edges. Every
 //    edge goes forward in τ and τ2, so the forward half never looks past b
 //    and the backward half never before a in either order. They alternate
 //    and stop when they meet.
@@ -37,7 +39,7 @@ struct ReachOptions {
 //
 // Not thread-safe: it keeps per-chain scratch state between queries. A
 // thread of its own gets a fork (the second constructor): the index built
-// from the graph (next_out_, prev_in_, the one-hop edges) is shared, the
+// from the graph (the marks, the one-hop edges) is shared, the
 // search state is its own. The index is built by ReachOptions::workers
 // threads, the same for any number of them.
 class Reachability {
@@ -66,8 +68,8 @@ class Reachability {
   // What the constructor derives from the graph, read-only afterwards
   // (shared by forks; public for the tests that compare its builds).
   struct Index {
-    std::vector<u32> next_out;  // first task at or after t on its stream with out-edges
-    std::vector<u32> prev_in;   // last task at or before t on its stream with in-edges, or kNone
+    TaskMarks out_marks;  // the tasks with out-edges (sync or explicit)
+    TaskMarks in_marks;   // the tasks with in-edges
     // One-hop index: the edges leaving each chain, grouped by the chain
     // they enter (in chain order), a group sorted by target task (then
     // source), each with the latest source task of its group so far.
@@ -106,8 +108,8 @@ class Reachability {
   const Trace& trace_;
   const TaskGraph& g_;
   std::shared_ptr<const Index> index_;
-  const std::vector<u32>& next_out_;
-  const std::vector<u32>& prev_in_;
+  const TaskMarks& out_;
+  const TaskMarks& in_;
   // τ2, null until built. Once built it is only read: a fork made after
   // shares it (4 bytes per task, once), a fork made before builds its own.
   std::shared_ptr<const std::vector<u32>> tau2_owner_;

@@ -14,8 +14,10 @@ namespace cc {
 // Runs the stages on `trace`, whose task graph is `graph`. `pre` are
 // findings raised before checking (by the reader, an importer or the
 // expansion); `graph_ms` is the time the graph took (reported as a stage).
-// The graph's sync-key tables are released once the stages that read them
-// ran (release_sync_keys); nothing else in it changes.
+// The graph's sync-key and pair tables are released once the stages that
+// read them ran (release_sync_keys); its `order` is freed while stages 4
+// and 5 run and made again after them (the same list); nothing else in it
+// changes.
 CheckResult run_stages(const Trace& trace, TaskGraph& graph, std::vector<Finding> pre,
                        const CheckOptions& options, double graph_ms = 0);
 
