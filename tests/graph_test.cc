@@ -406,7 +406,7 @@ TEST(RunStages, ReleasesOnlyTheSyncKeyAndPairTables) {
     }
     EXPECT_TRUE(reverse_priority_order(t, g) == reverse_priority_order(t, built)) << round;
     EXPECT_EQ(g.key_count, built.key_count) << round;
-    EXPECT_TRUE(g.stream_of == built.stream_of && g.partner == built.partner && g.order == built.order &&
+    EXPECT_TRUE(g.stream_first == built.stream_first && g.stream_at_step == built.stream_at_step && g.partner == built.partner && g.order == built.order &&
                 g.tau == built.tau && g.out_to == built.out_to && g.in_from == built.in_from &&
                 g.unconsumed_records == built.unconsumed_records && g.blocked_heads == built.blocked_heads)
         << round;
@@ -456,6 +456,34 @@ TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
     for (std::size_t s = 1; s < t.streams.size(); ++s)
       ASSERT_LT(std::pair(t.streams[s - 1].rank, t.streams[s - 1].id), std::pair(t.streams[s].rank, t.streams[s].id));
   }
+}
+
+}  // namespace
+}  // namespace cc::test
+
+namespace cc::test {
+namespace {
+
+// TaskGraph::stream_of against the streams' ranges: random traces of short
+// streams (many per step of the table), and of streams around a step long,
+// so that the answer is found at once, one stream on, and many streams on.
+TEST(StreamOf, EveryTaskIsInTheStreamThatHoldsIt) {
+  std::mt19937_64 rng(11);
+  u32 checked = 0;
+  for (int round = 0; round < 300; ++round) {
+    RandomTraceShape shape;
+    shape.max_ranks = 1 + round % 8;
+    shape.max_streams = 1 + round % 5;
+    shape.max_tasks = round % 3 == 0 ? 3 : round % 3 == 1 ? 40 : 2 * TaskGraph::kStreamStep + 7;
+    Trace t = random_trace(rng, shape);
+    TaskGraph g = build_graph(t);
+    for (u32 s = 0; s < t.streams.size(); ++s)
+      for (u32 i = 0; i < t.streams[s].task_count; ++i) {
+        ASSERT_EQ(g.stream_of(t.streams[s].first_task + i), s) << "round " << round << " task " << i;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 20000u);
 }
 
 }  // namespace

@@ -148,7 +148,8 @@ void expect_same_graph(const TaskGraph& a, const TaskGraph& b, const std::string
   EXPECT_EQ(a.key_count, b.key_count) << what;
   EXPECT_EQ(a.complete, b.complete) << what;
   const std::pair<const char*, std::vector<u32> TaskGraph::*> fields[] = {
-      {"stream_of", &TaskGraph::stream_of},
+      {"stream_first", &TaskGraph::stream_first},
+      {"stream_at_step", &TaskGraph::stream_at_step},
       {"chain_first", &TaskGraph::chain_first},
       {"chain_of", &TaskGraph::chain_of},
       {"key_of", &TaskGraph::key_of},

@@ -121,7 +121,7 @@ class DeadlockExplainer {
       if (g_.executed(r)) continue;
       // The first RECORD of this key that never ran: its chain is stuck.
       u32 c = g_.chain(r);
-      return {fmt::format("needs {} (RECORD at {}) which is blocked at {}", stream_name(t_, g_.stream_of[r]),
+      return {fmt::format("needs {} (RECORD at {}) which is blocked at {}", stream_name(t_, g_.stream_of(r)),
                           task_position(t_, r), describe_head(c)),
               c};
     }
@@ -220,7 +220,7 @@ DeadlockCauses report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& 
       out.count_cascade(is_cause, id != causes.id_of_root.end() && !is_cause);
       continue;
     }
-    u32 s = g.stream_of[head];
+    u32 s = g.stream_of(head);
     u32 c = g.chain(head);
     std::string what = k.type == TaskType::WAIT ? "WAIT can never be released"
                                                  : "task can never run (its predecessors are stuck)";
@@ -231,14 +231,14 @@ DeadlockCauses report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& 
     std::string chain = stream_name(t, s);
     Blocker b = why.blocker(head);
     auto step = [&](u32 task, const std::string& text) {
-      return fmt::format("{} {}{}{}", stream_name(t, g.stream_of[task]), describe_task(t, task),
+      return fmt::format("{} {}{}{}", stream_name(t, g.stream_of(task)), describe_task(t, task),
                          text.starts_with(":") ? "" : " ", text);
     };
     f.details.push_back(step(head, b.text));
     bool cycle = false;
     for (u32 guard = 0; b.next_chain != kNone && guard < 64; ++guard) {
       u32 nc = b.next_chain;
-      chain += " \u2192 " + stream_name(t, g.stream_of[g.chain_begin(nc)]);
+      chain += " \u2192 " + stream_name(t, g.stream_of(g.chain_begin(nc)));
       if (std::find(seen.begin(), seen.end(), nc) != seen.end()) {
         cycle = true;
         break;
@@ -256,7 +256,7 @@ DeadlockCauses report_deadlock(const Trace& t, const TaskGraph& g, FindingSink& 
         f.cause_id = id->second;
         std::string list;
         for (std::size_t i = 1; i < members.size() && i <= 4; ++i)
-          list += fmt::format("{}{}", i > 1 ? ", " : "", stream_name(t, g.stream_of[members[i]]));
+          list += fmt::format("{}{}", i > 1 ? ", " : "", stream_name(t, g.stream_of(members[i])));
         if (members.size() > 5) list += fmt::format(", \u2026 ({} more)", members.size() - 5);
         f.details.push_back(fmt::format("Root cause{}: {} other blocked stream{} hang{} on {} ({}); {}.",
                                         cycle ? " (a wait-for cycle)" : "", members.size() - 1,

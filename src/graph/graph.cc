@@ -532,24 +532,34 @@ std::vector<u32> reverse_priority_order(const Trace& trace, const TaskGraph& g) 
   return pos;
 }
 
+namespace {
+
+// The tables of TaskGraph::stream_of. The readers leave the streams in task
+// order, each a run of consecutive tasks (finalize_trace).
+void index_streams(const Trace& trace, TaskGraph& g) {
+  u32 n = g.task_count;
+  auto streams = static_cast<u32>(trace.streams.size());
+  g.stream_first.resize(streams + 1);
+  for (u32 s = 0; s < streams; ++s) g.stream_first[s] = trace.streams[s].first_task;
+  g.stream_first[streams] = n;
+  u32 steps = n / TaskGraph::kStreamStep + 1;
+  g.stream_at_step.resize(steps + 1);
+  u32 s = 0;
+  for (u32 i = 0; i < steps; ++i) {
+    u32 t = i * TaskGraph::kStreamStep;
+    while (s + 1 < streams && g.stream_first[s + 1] <= t) ++s;
+    g.stream_at_step[i] = s;
+  }
+  g.stream_at_step[steps] = streams == 0 ? 0 : streams - 1;
+}
+
+}  // namespace
+
 TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks, unsigned workers) {
   TaskGraph g;
   u32 n = g.task_count = static_cast<u32>(trace.tasks.size());
-  // Two fresh per-task tables, side by side (the first touch of fresh
-  // memory is what costs).
-  std::vector<Job> tables = {
-      [&] {
-        g.stream_of.resize(n);
-        for (u32 s = 0; s < trace.streams.size(); ++s) {
-          const Stream& st = trace.streams[s];
-          std::fill_n(g.stream_of.begin() + st.first_task, st.task_count, s);
-        }
-      },
-      [&] {
-        g.key_of.resize(n);
-      },
-  };
-  run_jobs(pass_threads(workers, n), tables);
+  index_streams(trace, g);
+  g.key_of.resize(n);
   intern_keys(trace, g, workers);
   build_explicit_edges(trace, g);
   build_chains(trace, g);

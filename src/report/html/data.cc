@@ -132,7 +132,7 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
     else num(o, sel.local[id]);
   };
   out += "\"tasks\":{";
-  append_array(out, "lane", sel.tasks, [&](std::string& o, u32 id) { num(o, g.stream_of[id]); });
+  append_array(out, "lane", sel.tasks, [&](std::string& o, u32 id) { num(o, g.stream_of(id)); });
   append_array(out, "index", sel.tasks, [&](std::string& o, u32 id) { num(o, t.task_index(id)); });
   append_array(out, "type", sel.tasks, [&](std::string& o, u32 id) { o += json_quote(name(t.tasks[id].type)); });
   append_array(out, "col", sel.col, num);
@@ -150,7 +150,7 @@ void append_tasks(std::string& out, const Trace& t, const TaskGraph& g, const Se
   if (!t.aiv.launches.empty()) {
     auto aiv_node = [&](u32 id) -> const AivNodeInfo* {
       if (!(t.tasks[id].flags & kTaskAiv)) return nullptr;
-      const Stream& s = t.streams[g.stream_of[id]];
+      const Stream& s = t.streams[g.stream_of(id)];
       const AivLaunch* l = t.aiv.launch_at(s.rank, s.id);
       return l && id - s.first_task < l->nodes.size() ? &l->nodes[id - s.first_task] : nullptr;
     };
