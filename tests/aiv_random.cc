@@ -173,7 +173,7 @@ Trace random_aiv_trace(std::mt19937_64& rng, const AivRandomShape& shape) {
       k.type = TaskType::AIV_GRAPH;
       k.rank = r;
       k.stream = 0;
-      k.notify = static_cast<u32>(t.aiv.records.size());
+      k.set_notify(static_cast<u32>(t.aiv.records.size()));
       t.aiv.records.push_back({l, {}, false});
       t.tasks.push_back(k);
     }

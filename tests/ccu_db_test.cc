@@ -43,7 +43,7 @@ void add_ccu_trace(Fixture& f, const Trace& t, u64 sync_iter, u64 first_pid) {
       if (s.rank != r) continue;
       for (u32 i = 0; i < s.task_count; ++i) {
         const Task& k = t.tasks[s.first_task + i];
-        if (k.type == TaskType::CCU_GRAPH) o.tasks.push_back({seq++, ccu_meta(r, s.id, t.ccu.sqes[k.notify]), {}});
+        if (k.type == TaskType::CCU_GRAPH) o.tasks.push_back({seq++, ccu_meta(r, s.id, t.ccu.sqes[k.notify()]), {}});
       }
     }
     f.ops.push_back(std::move(o));

@@ -62,7 +62,7 @@ TEST(CcuFormat, ReadsEveryKindOfLine) {
   EXPECT_EQ(q.key, 10u);
   ASSERT_EQ(t.tasks.size(), 1u);
   EXPECT_EQ(t.tasks[0].type, TaskType::CCU_GRAPH);
-  EXPECT_EQ(t.tasks[0].notify, 0u);
+  EXPECT_EQ(t.tasks[0].notify(), 0u);
   // Without "size", an image is as long as its words reach.
   Trace t2 = test::parse(std::string(kHeader2) + R"({"ccu":"image","rank":0,"die":0,"start":3,"words":[")" +
                          word0() + R"("]})" "\n");

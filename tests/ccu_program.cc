@@ -70,13 +70,13 @@ std::string node_text(const Trace& t, u32 id, const CcuNodeInfo& n) {
       if (n.copies > 1) return fmt::format("END(LOOP {} merged)", n.loop);
       return fmt::format("END(LOOP {} copy {})", n.loop, n.copy);
     case CcuNodeKind::Record:
-      return fmt::format("RECORD {}->{} die {} cke {} {:#x}", k.rank, k.peer, n.die, n.cke, n.mask);
+      return fmt::format("RECORD {}->{} die {} cke {} {:#x}", k.rank, k.peer(), n.die, n.cke, n.mask);
     case CcuNodeKind::Wait: return fmt::format("WAIT die {} cke {} {:#x}", n.die, n.cke, n.mask);
     case CcuNodeKind::Blocked: return fmt::format("BLOCKED die {} cke {} {:#x}", n.die, n.cke, n.mask);
     case CcuNodeKind::Data: break;
   }
   std::string s(name(k.type));
-  for (u32 g = 0; g < k.group_count; ++g) {
+  for (u32 g = 0; g < k.group_count(); ++g) {
     const Group& grp = t.group(k, g);
     s += g ? " |" : "";
     for (u32 i = 0; i < grp.src_count; ++i) s += " " + slice_text(t, t.slices[grp.first_src + i]);

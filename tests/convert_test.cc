@@ -328,12 +328,12 @@ void expect_same_tasks(const Trace& a, const Trace& b, const std::string& where)
     EXPECT_EQ(x.stream, y.stream) << at;
     EXPECT_EQ(a.task_index(i), b.task_index(i)) << at;
     if (is_sync_task(x.type)) {
-      EXPECT_EQ(x.peer, y.peer) << at;
-      bool local = x.peer == x.rank;
-      auto [it, added] = ids.emplace(std::pair{local, x.notify}, y.notify);
-      EXPECT_EQ(it->second, y.notify) << at << ": one notify id became two";
-      auto [jt, added2] = back.emplace(std::pair{local, y.notify}, x.notify);
-      EXPECT_EQ(jt->second, x.notify) << at << ": two notify ids became one";
+      EXPECT_EQ(x.peer(), y.peer()) << at;
+      bool local = x.peer() == x.rank;
+      auto [it, added] = ids.emplace(std::pair{local, x.notify()}, y.notify());
+      EXPECT_EQ(it->second, y.notify()) << at << ": one notify id became two";
+      auto [jt, added2] = back.emplace(std::pair{local, y.notify()}, x.notify());
+      EXPECT_EQ(jt->second, x.notify()) << at << ": two notify ids became one";
       continue;
     }
     if (!is_data_task(x.type)) continue;
@@ -343,8 +343,8 @@ void expect_same_tasks(const Trace& a, const Trace& b, const std::string& where)
       EXPECT_EQ(x.data_type, y.data_type) << at;
       EXPECT_EQ(x.reduce_op, y.reduce_op) << at;
     }
-    ASSERT_EQ(x.group_count, y.group_count) << at;
-    for (u32 g = 0; g < x.group_count; ++g) {
+    ASSERT_EQ(x.group_count(), y.group_count()) << at;
+    for (u32 g = 0; g < x.group_count(); ++g) {
       const Group& gx = a.group(x, g);
       const Group& gy = b.group(y, g);
       ASSERT_EQ(gx.src_count, gy.src_count) << at;

@@ -223,7 +223,7 @@ TEST(FaultTable, F15SlaveWithoutClosingRecord) {
 TEST(FaultTable, F16SlaveWithoutClosingRecordAndItsWait) {
   Trace t = schedule("mesh", OpType::AllGather, 4, 64);
   const Task& w = t.tasks[task_at(t, {1, 0, 13})];
-  ASSERT_TRUE(w.type == TaskType::WAIT && w.peer == 1 && w.notify == 0x16);
+  ASSERT_TRUE(w.type == TaskType::WAIT && w.peer() == 1 && w.notify() == 0x16);
   expect_codes(remove(t, {{1, 1, 10}, {1, 0, 13}}), {203, 302});
 }
 

@@ -41,8 +41,8 @@ std::vector<std::string> stream_text(const Trace& t, u32 rank, u32 stream) {
   std::vector<std::string> out;
   for (const Task& k : t.tasks) {
     if (k.rank != rank || k.stream != stream) continue;
-    if (k.type == TaskType::RECORD) out.push_back(fmt::format("REC({}) {:#x}", k.peer, k.notify));
-    else if (k.type == TaskType::WAIT) out.push_back(fmt::format("WT({}) {:#x}", k.peer, k.notify));
+    if (k.type == TaskType::RECORD) out.push_back(fmt::format("REC({}) {:#x}", k.peer(), k.notify()));
+    else if (k.type == TaskType::WAIT) out.push_back(fmt::format("WT({}) {:#x}", k.peer(), k.notify()));
     else {
       const Group& g = t.group(k, 0);
       out.push_back(fmt::format("{} {} → {}", k.type == TaskType::REDUCE ? "RED" : "COPY",
@@ -257,7 +257,7 @@ TEST(GenNotify, PhysicalIdsAreChannelAndType) {
   Trace t = make("mesh", p);
   for (const Task& k : t.tasks)
     if (is_sync_task(k.type)) {
-      EXPECT_LT(k.notify, 0x1000u);
+      EXPECT_LT(k.notify(), 0x1000u);
     }
   EXPECT_EQ(stream_text(t, 0, 1).front(), "WT(0) 0x15");
 }

@@ -431,7 +431,7 @@ TEST(Finalize, InterleavedStreamsKeepFileOrderInPlace) {
       k.type = TaskType::RECORD;
       k.rank = static_cast<u32>(rng() % 3);
       k.stream = static_cast<u32>(rng() % 4) * 1000;
-      k.peer = k.rank;
+      k.set_peer(k.rank);
       k.line = i + 1;  // file order
       t.tasks.push_back(k);
     }

@@ -71,7 +71,7 @@ void expect_keys_by_definition(const Trace& t, const TaskGraph& g, const std::st
     const Task& k = t.tasks[i];
     if (!pairs_by_notify(t, k)) continue;
     bool rec = k.type == TaskType::RECORD;
-    entries.push_back({rec ? k.rank : k.peer, rec ? k.peer : k.rank, k.notify, i});
+    entries.push_back({rec ? k.rank : k.peer(), rec ? k.peer() : k.rank, k.notify(), i});
   }
   std::sort(entries.begin(), entries.end());
   std::vector<u32> key_of(t.tasks.size(), kNone), key_begin, key_tasks;

@@ -53,7 +53,7 @@ TEST(HcclvmDb, Spec13AllGatherPasses) {
   for (u32 i = 0; i < t.tasks.size(); ++i) {
     const Task& k = t.tasks[i];
     std::string got = is_sync_task(k.type)
-                          ? fmt::format("{} {} #{}", name(k.type), k.peer, k.notify)
+                          ? fmt::format("{} {} #{}", name(k.type), k.peer(), k.notify())
                           : slice_text(t, t.slice(t.group(k, 0).first_src)) + " -> " +
                                 slice_text(t, t.slice(t.group(k, 0).dst));
     EXPECT_EQ(got, want[i]) << "task " << i;
@@ -90,7 +90,7 @@ TEST(HcclvmDb, Spec13LostRecordIsLocalDeadlock) {
   ASSERT_NE(d, nullptr);
   // The WAIT of id 8 became local (§11): rank 0 waits on itself, and the
   // 102 says why its counterpart is probably missing.
-  EXPECT_EQ(o.trace().tasks[d->tasks[0]].peer, 0u);
+  EXPECT_EQ(o.trace().tasks[d->tasks[0]].peer(), 0u);
   std::string all;
   for (const std::string& s : d->details) all += s + "\n";
   EXPECT_NE(all.find("id 8 is used only by rank 0 (0 RECORDs, 1 WAIT)"), std::string::npos) << all;

@@ -189,7 +189,7 @@ class FromTrace {
       case TaskType::BATCH_TRANS_MEM:
       case TaskType::REDUCE:
       case TaskType::BATCH_REDUCE:
-        for (u32 g = 0; g < k.group_count; ++g) {
+        for (u32 g = 0; g < k.group_count(); ++g) {
           const Group& gr = t_.group(k, g);
           const Slice& d = t_.slice(gr.dst);
           for (u32 s = 0; s < gr.src_count; ++s) {
@@ -206,13 +206,13 @@ class FromTrace {
       case TaskType::RECORD:
       case TaskType::WAIT: {
         bool rec = k.type == TaskType::RECORD;
-        auto key = rec ? std::tuple{k.rank, k.peer, k.notify} : std::tuple{k.peer, k.rank, k.notify};
+        auto key = rec ? std::tuple{k.rank, k.peer(), k.notify()} : std::tuple{k.peer(), k.rank, k.notify()};
         auto [it, added] = ids_.emplace(key, ids_.size() + 1);
         add(notify_meta(rec, k.rank, k.stream, it->second, k.rank, k.rank));
         break;
       }
       case TaskType::AIV_GRAPH:
-        add(aiv_meta(k.rank, k.stream, k.notify < t_.aiv.records.size() ? t_.aiv.records[k.notify].launch : 0));
+        add(aiv_meta(k.rank, k.stream, k.notify() < t_.aiv.records.size() ? t_.aiv.records[k.notify()].launch : 0));
         break;
       default:
         error = fmt::format("task type {} has no AICPU record", name(k.type));

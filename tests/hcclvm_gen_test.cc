@@ -40,8 +40,8 @@ std::vector<std::string> task_texts(const Trace& t) {
   std::vector<std::string> out;
   for (const Task& k : t.tasks) {
     std::string s = fmt::format("{}/{}/{} {}", k.rank, k.stream, t.task_index(k), name(k.type));
-    if (is_sync_task(k.type)) s += fmt::format(" peer {}", k.peer);
-    for (u32 g = 0; is_data_task(k.type) && g < k.group_count; ++g) {
+    if (is_sync_task(k.type)) s += fmt::format(" peer {}", k.peer());
+    for (u32 g = 0; is_data_task(k.type) && g < k.group_count(); ++g) {
       const Group& gr = t.group(k, g);
       for (u32 i = 0; i < gr.src_count; ++i) s += " " + slice_text(t, t.slice(gr.first_src + i));
       s += " -> " + slice_text(t, t.slice(gr.dst));

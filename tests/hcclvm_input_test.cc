@@ -480,7 +480,7 @@ TEST(HcclvmInput, CcuRecordsAreKeptForTheExpansion) {
   EXPECT_EQ(c.sqes[0].args[12], 0xfeedull << 40);
   const Task& k = t.tasks[4];
   EXPECT_EQ(k.type, TaskType::CCU_GRAPH);
-  EXPECT_EQ(k.notify, 0u);
+  EXPECT_EQ(k.notify(), 0u);
   ASSERT_EQ(c.images.size(), 1u);  // rank 7 is no member; rank 1's count 0 is skipped
   EXPECT_EQ(c.images[0].rank, 0u);
   EXPECT_EQ(c.images[0].die, 1u);

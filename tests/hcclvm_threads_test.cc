@@ -307,7 +307,7 @@ TEST(HcclvmThreads, NotifyInferenceDoesNotDependOnTheThreadCount) {
     Task k;
     k.type = record ? TaskType::RECORD : TaskType::WAIT;
     k.rank = rank;
-    k.peer = stored;
+    k.set_peer(stored);
     uses.push_back({id, static_cast<u32>(base.tasks.size()), rank});
     base.tasks.push_back(k);
   };
@@ -327,7 +327,7 @@ TEST(HcclvmThreads, NotifyInferenceDoesNotDependOnTheThreadCount) {
     std::vector<Finding> findings;
     hcclvm::infer_peers(t, uses, recorded, threads, findings);
     std::string s;
-    for (const Task& k : t.tasks) s += fmt::format("{}:{} ", k.notify, k.peer);
+    for (const Task& k : t.tasks) s += fmt::format("{}:{} ", k.notify(), k.peer());
     for (const Finding& f : findings) s += fmt::format("\n{} {} [{}]", f.tag, f.message, fmt::join(f.tasks, ","));
     for (const auto& [task, note] : t.task_notes) s += fmt::format("\nnote {} {}", task, note);
     return s;

@@ -38,7 +38,7 @@ std::string dump(const Result<ReadTrace>& r) {
   for (const Task& k : t.tasks)
     out += fmt::format("task {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", static_cast<int>(k.type),
                        static_cast<int>(k.data_type), static_cast<int>(k.reduce_op), static_cast<int>(k.link),
-                       k.flags, k.tag, k.rank, k.stream, t.task_index(k), k.first_group, k.group_count, k.peer, k.notify,
+                       k.flags, k.tag, k.rank, k.stream, t.task_index(k), k.first_group(), k.group_count(), k.peer(), k.notify(),
                        k.line, t.tag_of(k));
   for (const Group& g : t.groups) out += fmt::format("group {} {} {}\n", g.dst, g.first_src, g.src_count);
   for (const Slice& s : t.slices) out += fmt::format("slice {} {} {} {}\n", s.rank, s.buf, s.offset, s.len);

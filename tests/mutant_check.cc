@@ -22,7 +22,7 @@ bool st_ambiguous(const Trace& t, const TaskGraph& g, u32 k, u32 i) {
   for (u32 x : {w1, w2, g.partner[w1], g.partner[w2]})
     if (t.tasks[x].flags & kTaskNotifyIndexLost) return true;
   const Task& r1 = t.tasks[g.partner[w1]];
-  if (!std::binary_search(t.inexact_notifies.begin(), t.inexact_notifies.end(), r1.notify)) return false;
+  if (!std::binary_search(t.inexact_notifies.begin(), t.inexact_notifies.end(), r1.notify())) return false;
   std::set<u32> posts, waits;
   for (u32 j = g.key_begin[k]; j < g.key_begin[k + 1]; ++j) {
     const Task& x = t.tasks[g.key_tasks[j]];

@@ -111,8 +111,8 @@ class Sim {
     if (!is_data_task(k.type)) return;
     bool red = is_reduce_task(k.type);
     // All sources of one task are read before any destination is written.
-    std::vector<std::vector<std::vector<Prov>>> read(k.group_count);
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    std::vector<std::vector<std::vector<Prov>>> read(k.group_count());
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& g = t_.group(k, gi);
       for (u32 i = 0; i < g.src_count; ++i) {
         const Slice& s = t_.slices[g.first_src + i];
@@ -122,7 +122,7 @@ class Sim {
         for (u64 x = 0; x < s.len; ++x) bytes[x] = *m->at(s.offset + x);
       }
     }
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Slice& d = t_.slices[t_.group(k, gi).dst];
       Region* m = buf(d);
       if (!m) return;

@@ -82,7 +82,7 @@ std::set<std::pair<u32, u32>> reference_conflicts(const Trace& t, const TaskGrap
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     const Task& k = t.tasks[id];
     if (!is_data_task(k.type)) continue;
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& gr = t.group(k, gi);
       for (u32 i = 0; i < gr.src_count; ++i) acc.push_back({id, t.slices[gr.first_src + i], false});
       acc.push_back({id, t.slices[gr.dst], true});

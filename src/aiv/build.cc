@@ -141,7 +141,7 @@ class Builder {
       l.placeholder = id;
       l.host_stream = k.stream;
       l.ordinal = ordinal[{k.rank, k.stream}]++;
-      l.record = k.notify < t_.aiv.records.size() ? k.notify : kNone;
+      l.record = k.notify() < t_.aiv.records.size() ? k.notify() : kNone;
       l.launch = l.record != kNone ? t_.aiv.records[l.record].launch : 0;
       en_.launches.push_back(l);
       Launch& me = en_.launches.back();

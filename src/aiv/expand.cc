@@ -94,8 +94,8 @@ void materialise(Engine& en) {
       case AivNodeKind::Copy:
       case AivNodeKind::Reduce: {
         k.link = Link::AIV;
-        k.first_group = static_cast<u32>(t.groups.size());
-        k.group_count = 1;
+        k.set_first_group(static_cast<u32>(t.groups.size()));
+        k.set_group_count(1);
         Group g;
         g.first_src = static_cast<u32>(t.slices.size());
         g.src_count = 1;
@@ -107,12 +107,12 @@ void materialise(Engine& en) {
       }
       case AivNodeKind::EventSet:
       case AivNodeKind::EventWait:
-        k.peer = l.rank;
-        k.notify = static_cast<u32>(nd.info.event);
+        k.set_peer(l.rank);
+        k.set_notify(static_cast<u32>(nd.info.event));
         break;
       case AivNodeKind::FlagSet:
       case AivNodeKind::FlagWait:
-        k.peer = nd.info.owner;
+        k.set_peer(nd.info.owner);
         nd.info.cell_slice = static_cast<u32>(t.slices.size());
         t.slices.push_back(Slice{nd.info.offset, kAivFlagBytes, nd.info.owner, en.comm_buf});
         break;

@@ -27,8 +27,8 @@ void group_missions(Engine& en) {
   std::vector<u32> task_of_sqe(t.ccu.sqes.size(), kNone);
   for (u32 i = 0; i < t.tasks.size(); ++i) {
     const Task& k = t.tasks[i];
-    if (k.type == TaskType::CCU_GRAPH && !(k.flags & kTaskCcu) && k.notify < task_of_sqe.size())
-      task_of_sqe[k.notify] = i;
+    if (k.type == TaskType::CCU_GRAPH && !(k.flags & kTaskCcu) && k.notify() < task_of_sqe.size())
+      task_of_sqe[k.notify()] = i;
   }
   std::map<std::tuple<u32, u32, u32>, u32> open;
   for (u32 s = 0; s < t.ccu.sqes.size(); ++s) {
@@ -213,13 +213,17 @@ void materialise(Engine& en, const std::vector<std::pair<u32, u32>>& node_to_hos
     k.flags = static_cast<u8>(n.flags | kTaskCcu | kTaskUnchained);
     k.rank = n.rank;
     k.stream = cm.stream;
-    k.peer = n.peer;
-    k.notify = n.notify;
     k.data_type = n.data_type;
     k.reduce_op = n.reduce_op;
     k.link = Link::CCU;
-    k.first_group = base_group + n.first_group;
-    k.group_count = n.group_count;
+    // The pair of the node's kind (Task: the two share their bytes).
+    if (is_data_task(k.type)) {
+      k.set_first_group(base_group + n.first_group);
+      k.set_group_count(n.group_count);
+    } else {
+      k.set_peer(n.peer);
+      k.set_notify(n.notify);
+    }
     t.tasks.push_back(k);
     cm.nodes.push_back(n.info);
   }

@@ -59,7 +59,7 @@ struct Overlap {
 // that are empty or not addressable (stage 2 reports those) are left out.
 void task_accesses(const Trace& t, const Task& k, u16 cls, std::vector<Access>& out) {
   out.clear();
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
     const Group& g = t.group(k, gi);
     auto add = [&](u32 si, bool write) {
       const Slice& s = t.slices[si];
@@ -158,7 +158,7 @@ struct SweepShared {
         }
         continue;
       }
-      for (u32 gi = 0; gi < k.group_count; ++gi) {
+      for (u32 gi = 0; gi < k.group_count(); ++gi) {
         const Group& gr = t.group(k, gi);
         for (u32 i = 0; i < gr.src_count; ++i) pos_of_slice[gr.first_src + i] = p;
         pos_of_slice[gr.dst] = p;

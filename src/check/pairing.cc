@@ -17,13 +17,13 @@ std::string stream_name(const Trace& t, u32 stream) {
 void report_invalid_syncs(const Trace& t, FindingSink& out) {
   for (u32 i = 0; i < t.tasks.size(); ++i) {
     const Task& k = t.tasks[i];
-    if (!is_sync_task(k.type) || (k.flags & kTaskPrematched) || k.peer < t.op.ranks) continue;
+    if (!is_sync_task(k.type) || (k.flags & kTaskPrematched) || k.peer() < t.op.ranks) continue;
     if (!out.wants(101)) {
       out.count(101, Severity::Error);
       continue;
     }
     const char* key = k.type == TaskType::RECORD ? "waitRank" : "recordRank";
-    std::string peer = k.peer == kNone ? std::string("beyond 32 bits") : fmt::format("{}", k.peer);
+    std::string peer = k.peer() == kNone ? std::string("beyond 32 bits") : fmt::format("{}", k.peer());
     Finding f = make_finding(101, StageTag::GenGraph,
                              fmt::format("{} names {} {}, outside the operator's ranks 0..{}; it "
                                          "cannot become a node.",

@@ -27,7 +27,7 @@ std::vector<Touched> touched_by(const Trace& t, const Finding& race) {
   for (u32 id : race.tasks) {
     if (id >= t.tasks.size()) continue;
     const Task& k = t.tasks[id];
-    for (u32 i = 0; i < k.group_count; ++i) {
+    for (u32 i = 0; i < k.group_count(); ++i) {
       const Slice& s = t.slices[t.group(k, i).dst];
       if (s.len > 0) out.push_back({s.rank, t.buffers.name(s.buf), s.offset, s.offset + s.len});
     }

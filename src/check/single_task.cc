@@ -80,7 +80,7 @@ BufId ms_buffer(const Trace& t) {
 void task_problems(const Trace& t, u32 id, BufId ms, std::vector<std::string>& why) {
   const Task& k = t.tasks[id];
   if ((k.flags & kTaskCcu) && ms != kNoBuf)  // one MS operation moves at most one slot (ccu.md §6.2)
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& g = t.group(k, gi);
       for (u32 i = 0; i <= g.src_count; ++i) {
         const Slice& s = t.slices[i < g.src_count ? g.first_src + i : g.dst];
@@ -92,7 +92,7 @@ void task_problems(const Trace& t, u32 id, BufId ms, std::vector<std::string>& w
   bool reduce = is_reduce_task(k.type);
   bool batch = k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE;
   u32 u = size_of(k.data_type);
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
     const Group& g = t.group(k, gi);
     const Slice& dst = t.slices[g.dst];
     std::string where = batch ? fmt::format("{} {}: ", reduce ? "group" : "pair", gi) : std::string();
@@ -124,10 +124,10 @@ bool find_overlap(const Trace& t, const Task& k, BufId ms, u32& a, u32& b) {
   auto reused_ms = [&](u32 gi, u32 gj, const Slice& x, const Slice& y) {
     return gi != gj && (k.flags & kTaskCcu) && x.buf == ms && y.buf == ms;
   };
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
     const Group& g = t.group(k, gi);
     // Sources of this group (and, in a batch, of every group) vs destinations.
-    for (u32 gj = batch ? 0 : gi; gj < (batch ? k.group_count : gi + 1); ++gj) {
+    for (u32 gj = batch ? 0 : gi; gj < (batch ? k.group_count() : gi + 1); ++gj) {
       const Group& h = t.group(k, gj);
       for (u32 i = 0; i < h.src_count; ++i) {
         u32 s = h.first_src + i;
@@ -165,7 +165,7 @@ bool find_overlap_sorted(const Trace& t, const Task& k, BufId ms, u32& a, u32& b
   // and compare them all with each other.
   std::vector<Entry> e;
   std::vector<u32> own_ms;
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
     const Group& g = t.group(k, gi);
     own_ms.clear();
     for (u32 i = 0; i < g.src_count; ++i) {
@@ -247,7 +247,7 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
       }
     }
     u32 a, b;
-    bool many = (k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE) && k.group_count > 32;
+    bool many = (k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::BATCH_REDUCE) && k.group_count() > 32;
     if (many ? find_overlap_sorted(t, k, ms, a, b) : find_overlap(t, k, ms, a, b)) {
       if (!out.wants(202)) {
         out.count(202, Severity::Error);
@@ -272,12 +272,12 @@ void check_single_tasks(const Trace& t, FindingSink& out) {
 
 namespace {
 
-bool is_local_sync(const Task& k, TaskType type) { return k.type == type && k.peer == k.rank; }
+bool is_local_sync(const Task& k, TaskType type) { return k.type == type && k.peer() == k.rank; }
 
 // A TRANS_MEM that moves nothing and stays on its rank (HCCL's "empty" copy).
 bool is_empty_local_copy(const Trace& t, const Task& k) {
   if (k.type != TaskType::TRANS_MEM) return false;
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
     const Group& g = t.group(k, gi);
     const Slice& d = t.slices[g.dst];
     if (d.len != 0 || d.rank != k.rank) return false;

@@ -98,7 +98,7 @@ KeyStreams key_streams(const Trace& t, const TaskGraph& g, u32 key) {
 Inexact inexact_pair(const Trace& t, const KeyStreams& ks, u32 r1, u32 w1, u32 r2, u32 w2) {
   for (u32 x : {r1, w1, r2, w2})
     if (t.tasks[x].flags & kTaskNotifyIndexLost) return Inexact::Index;
-  if (t.notify_inexact(t.tasks[r1].notify) && ks.several()) return Inexact::Streams;
+  if (t.notify_inexact(t.tasks[r1].notify()) && ks.several()) return Inexact::Streams;
   return Inexact::No;
 }
 
@@ -114,8 +114,8 @@ std::string stream_list(u32 rank, const std::vector<u32>& ids) {
 // "0→1 #19 K(FIN,SDMA)": a notify with its key's name, if it has one.
 std::string notify_text(const Trace& t, u32 task) {
   const Task& k = t.tasks[task];
-  std::string_view key = t.notify_name(k.notify);
-  return fmt::format("{}\u2192{} #{}{}{}", record_rank(k), wait_rank(k), k.notify, key.empty() ? "" : " ", key);
+  std::string_view key = t.notify_name(k.notify());
+  return fmt::format("{}\u2192{} #{}{}{}", record_rank(k), wait_rank(k), k.notify(), key.empty() ? "" : " ", key);
 }
 
 std::string stream_text(const Task& k) { return fmt::format("rank{}/s{}", k.rank, k.stream); }
@@ -222,7 +222,7 @@ void check_sync(const Trace& t, const TaskGraph& g, Reachability& reach, Finding
       u32 w1 = g.pairs[i - 1], w2 = g.pairs[i];
       u32 r1 = g.partner[w1], r2 = g.partner[w2];
       if (reach.happens_before(w1, r2)) continue;
-      if (!have_streams && t.notify_inexact(t.tasks[r1].notify)) ks = key_streams(t, g, key), have_streams = true;
+      if (!have_streams && t.notify_inexact(t.tasks[r1].notify())) ks = key_streams(t, g, key), have_streams = true;
       if (Inexact why = inexact_pair(t, ks, r1, w1, r2, w2); why != Inexact::No) {
         if (ambiguous++ == 0) first = i, first_why = why;
         continue;

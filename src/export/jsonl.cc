@@ -127,7 +127,7 @@ bool has_aiv_data(const Trace& t) { return t.aiv.has_input(); }
 
 // `,"launch":L` of an AIV_GRAPH task.
 void append_aiv_task_fields(const Trace& t, const Task& k, std::string& out) {
-  if (k.notify < t.aiv.records.size()) out += fmt::format(",\"launch\":{}", t.aiv.records[k.notify].launch);
+  if (k.notify() < t.aiv.records.size()) out += fmt::format(",\"launch\":{}", t.aiv.records[k.notify()].launch);
 }
 
 }  // namespace
@@ -229,7 +229,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
     }
     case TaskType::BATCH_TRANS_MEM:
       out += ",\"pairs\":[";
-      for (u32 i = 0; i < k.group_count; ++i) {
+      for (u32 i = 0; i < k.group_count(); ++i) {
         const Group& g = t.group(k, i);
         out += i ? ",{\"src\":" : "{\"src\":";
         append_slice(out, t, g.first_src);
@@ -255,7 +255,7 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
         group(t.group(k, 0));
       } else {
         out += ",\"groups\":[";
-        for (u32 i = 0; i < k.group_count; ++i) {
+        for (u32 i = 0; i < k.group_count(); ++i) {
           out += i ? ",{" : "{";
           group(t.group(k, i));
           out += '}';
@@ -269,14 +269,14 @@ void append_jsonl_task(const Trace& t, u32 id, std::string& out) {
       break;
     }
     case TaskType::RECORD:
-      fmt::format_to(it, ",\"waitRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
+      fmt::format_to(it, ",\"waitRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer()), k.notify());
       break;
     case TaskType::WAIT:
-      fmt::format_to(it, ",\"recordRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer), k.notify);
+      fmt::format_to(it, ",\"recordRank\":{},\"notifyId\":{}", static_cast<u64>(k.peer()), k.notify());
       break;
     case TaskType::CCU_GRAPH: {
-      if (k.notify >= t.ccu.sqes.size()) break;
-      const CcuSqe& q = t.ccu.sqes[k.notify];
+      if (k.notify() >= t.ccu.sqes.size()) break;
+      const CcuSqe& q = t.ccu.sqes[k.notify()];
       fmt::format_to(it, ",\"dieId\":{},\"missionId\":{},\"instStartId\":{},\"instCnt\":{}", q.die, q.mission,
                      q.inst_start, q.inst_count);
       u32 n = std::min(q.arg_size, kCcuSqeArgs);

@@ -183,8 +183,8 @@ void Writer::notify_keys() {
   std::set<u32> local_ids;
   for (const Task& k : t_.tasks) {
     if (!is_sync_task(k.type)) continue;
-    if (k.peer == k.rank) local_ids.insert(k.notify);
-    else remote_links[k.notify].insert(k.link);
+    if (k.peer() == k.rank) local_ids.insert(k.notify());
+    else remote_links[k.notify()].insert(k.link);
   }
   std::set<StKey> taken_remote;
   std::set<u64> taken_local;
@@ -285,18 +285,18 @@ void Writer::reduce(const Task& k, const Slice* srcs, u32 n, const Slice& dst, s
 
 void Writer::sync(const Task& k, std::vector<std::string>& out) {
   bool rec = k.type == TaskType::RECORD;
-  if (k.peer == k.rank) {
-    out.push_back(fmt::format("{}[topicId={}]", rec ? "LocalPostTo" : "LocalWaitFrom", local_[k.notify].topic));
+  if (k.peer() == k.rank) {
+    out.push_back(fmt::format("{}[topicId={}]", rec ? "LocalPostTo" : "LocalWaitFrom", local_[k.notify()].topic));
     return;
   }
-  const StKey& key = remote_[k.notify];
+  const StKey& key = remote_[k.notify()];
   std::string tag = k.tag ? std::string(t_.tag_of(k)) : "INVALID";
   std::string kind = rec ? "Post" : "Wait";
   // The reader takes a notify-type key as inexact and a CCU-form one as
   // exact, and a notify-type Post/Wait tagged POST/WAIT as having lost its
   // index (stlog.md §5.3): say where the trace has it otherwise.
   bool exact = key.type == StNotifyType::CCU;
-  if (exact == t_.notify_inexact(k.notify))
+  if (exact == t_.notify_inexact(k.notify()))
     note(exact ? "notify ids the trace cannot tell apart fully written as CCU-form keys, which the reader takes as exact"
                : "exact notify ids written as notify-type keys, which the reader takes as not telling notifies apart");
   if ((!exact && tag == (rec ? "POST" : "WAIT")) != ((k.flags & kTaskNotifyIndexLost) != 0))
@@ -304,9 +304,9 @@ void Writer::sync(const Task& k, std::vector<std::string>& out) {
          "notify-type key");
   std::string link = fmt::format("link=link prototyp=LinkProtoStub::{}", name(key.link));
   if (key.type == StNotifyType::CCU)
-    out.push_back(fmt::format("{}[remoteRank={}, {}, topicId={}, originated tag={}]", kind, k.peer, link, key.topic, tag));
+    out.push_back(fmt::format("{}[remoteRank={}, {}, topicId={}, originated tag={}]", kind, k.peer(), link, key.topic, tag));
   else
-    out.push_back(fmt::format("{}[remoteRank={}, {}, notifyType=NotifyTypeStub::{}, originated tag={}]", kind, k.peer,
+    out.push_back(fmt::format("{}[remoteRank={}, {}, notifyType=NotifyTypeStub::{}, originated tag={}]", kind, k.peer(),
                               link, name(key.type), tag));
 }
 
@@ -315,16 +315,16 @@ void Writer::task(u32 id, std::vector<std::string>& out) {
   switch (k.type) {
     case TaskType::TRANS_MEM:
     case TaskType::BATCH_TRANS_MEM:
-      if (k.group_count != 1) note("BATCH_TRANS_MEM written as one copy per pair (later indices of the queue shift)");
-      for (u32 g = 0; g < k.group_count; ++g) {
+      if (k.group_count() != 1) note("BATCH_TRANS_MEM written as one copy per pair (later indices of the queue shift)");
+      for (u32 g = 0; g < k.group_count(); ++g) {
         const Group& gr = t_.group(k, g);
         copy(k, t_.slices[gr.first_src], gr.dst, out);
       }
       return;
     case TaskType::REDUCE:
     case TaskType::BATCH_REDUCE:
-      if (k.group_count != 1) note("BATCH_REDUCE written as one reduce per group (later indices of the queue shift)");
-      for (u32 g = 0; g < k.group_count; ++g) {
+      if (k.group_count() != 1) note("BATCH_REDUCE written as one reduce per group (later indices of the queue shift)");
+      for (u32 g = 0; g < k.group_count(); ++g) {
         const Group& gr = t_.group(k, g);
         reduce(k, &t_.slices[gr.first_src], gr.src_count, t_.slices[gr.dst], out);
       }

@@ -251,7 +251,7 @@ Result<Trace> generate_aiv(const AivGenParams& p) {
     k.type = TaskType::AIV_GRAPH;
     k.rank = r;
     k.stream = 0;
-    k.notify = static_cast<u32>(t.aiv.records.size());
+    k.set_notify(static_cast<u32>(t.aiv.records.size()));
     t.aiv.records.push_back({0, {}, false});
     t.tasks.push_back(k);
   }

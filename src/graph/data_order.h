@@ -38,16 +38,16 @@ template <class IdAt>
 void fetch_ahead(const Trace& trace, const IdAt& id_at, std::size_t i, std::size_t n) {
   // A data task may have no group (a batch of no pairs): its first_group
   // is then no index, possibly the end of `groups`.
-  auto grouped = [&](const Task& k) { return is_data_task(k.type) && k.group_count > 0; };
+  auto grouped = [&](const Task& k) { return is_data_task(k.type) && k.group_count() > 0; };
   if (i + 24 < n) __builtin_prefetch(&trace.tasks[id_at(i + 24)]);
   if (i + 16 < n) {
     const Task& k = trace.tasks[id_at(i + 16)];
-    if (grouped(k)) __builtin_prefetch(&trace.groups[k.first_group]);
+    if (grouped(k)) __builtin_prefetch(&trace.groups[k.first_group()]);
   }
   if (i + 8 < n) {
     const Task& k = trace.tasks[id_at(i + 8)];
     if (grouped(k)) {
-      const Group& g = trace.groups[k.first_group];
+      const Group& g = trace.groups[k.first_group()];
       __builtin_prefetch(&trace.slices[g.first_src]);
       __builtin_prefetch(&trace.slices[g.dst]);
     }

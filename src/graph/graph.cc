@@ -11,7 +11,7 @@ namespace cc {
 
 bool pairs_by_notify(const Trace& trace, const Task& k) {
   if (!is_sync_task(k.type) || (k.flags & kTaskPrematched)) return false;
-  return k.peer < trace.op.ranks;  // a peer outside the operator is a 101
+  return k.peer() < trace.op.ranks;  // a peer outside the operator is a 101
 }
 
 namespace {
@@ -33,7 +33,7 @@ struct KeyEntry {
 
 KeyEntry key_entry(const Task& k, u32 task) {
   bool rec = k.type == TaskType::RECORD;
-  return {rec ? k.rank : k.peer, rec ? k.peer : k.rank, k.notify, task};
+  return {rec ? k.rank : k.peer(), rec ? k.peer() : k.rank, k.notify(), task};
 }
 
 // Sorts the entries of one bucket, which arrive in task order. A bucket of
@@ -121,7 +121,7 @@ void intern_keys(const Trace& trace, TaskGraph& g, unsigned workers) {
       const Task& k = trace.tasks[i];
       u32 rr = kNone;
       if (pairs_by_notify(trace, k)) {
-        rr = std::min(k.type == TaskType::RECORD ? k.rank : k.peer, kNone - 1);
+        rr = std::min(k.type == TaskType::RECORD ? k.rank : k.peer(), kNone - 1);
         top = std::max(top, rr);
         ++m;
       }

@@ -31,13 +31,13 @@ TraceStats compute_stats(const Trace& t, const TaskGraph& g) {
     s.tasks_by_type[std::string(name(k.type))]++;
     if (is_sync_task(k.type)) {
       if (k.type == TaskType::RECORD && !(k.flags & kTaskAiv)) {
-        (k.peer == k.rank ? s.local_syncs : s.cross_rank_syncs)++;
+        (k.peer() == k.rank ? s.local_syncs : s.cross_rank_syncs)++;
         if (g.partner[id] != kNone) s.sync_edges++;
       }
       continue;
     }
     bool remote = false;
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& gr = t.group(k, gi);
       for (u32 i = 0; i < gr.src_count; ++i) {
         const Slice& sl = t.slices[gr.first_src + i];

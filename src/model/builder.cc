@@ -45,7 +45,7 @@ Task data_task(TaskType type, u32 rank, u32 stream, Link link, const Op& op, u32
   k.link = link;
   k.data_type = op.data_type;
   k.reduce_op = op.reduce_op;
-  k.first_group = first_group;
+  k.set_first_group(first_group);
   return k;
 }
 
@@ -67,7 +67,7 @@ u32 TraceBuilder::batch_copy(u32 rank, u32 stream, const std::vector<std::pair<S
     g.dst = static_cast<u32>(t_.slices.size());
     t_.slices.push_back(dst);
     t_.groups.push_back(g);
-    ++k.group_count;
+    k.set_group_count(k.group_count() + 1);
   }
   return push(k);
 }
@@ -100,7 +100,7 @@ u32 TraceBuilder::batch_reduce(u32 rank, u32 stream,
     g.dst = static_cast<u32>(t_.slices.size());
     t_.slices.push_back(dst);
     t_.groups.push_back(g);
-    ++k.group_count;
+    k.set_group_count(k.group_count() + 1);
   }
   return push(k);
 }
@@ -110,8 +110,8 @@ u32 TraceBuilder::record(u32 rank, u32 stream, u32 wait_rank, u32 notify) {
   k.type = TaskType::RECORD;
   k.rank = rank;
   k.stream = stream;
-  k.peer = wait_rank;
-  k.notify = notify;
+  k.set_peer(wait_rank);
+  k.set_notify(notify);
   return push(k);
 }
 
@@ -120,8 +120,8 @@ u32 TraceBuilder::wait(u32 rank, u32 stream, u32 record_rank, u32 notify) {
   k.type = TaskType::WAIT;
   k.rank = rank;
   k.stream = stream;
-  k.peer = record_rank;
-  k.notify = notify;
+  k.set_peer(record_rank);
+  k.set_notify(notify);
   return push(k);
 }
 

@@ -51,8 +51,8 @@ std::string ccu_origin(const Trace& t, const CcuNodeInfo& n) {
 }
 
 std::string describe_ccu_placeholder(const Trace& t, const Task& k) {
-  if (k.notify >= t.ccu.sqes.size()) return "CCU_GRAPH";
-  const CcuSqe& q = t.ccu.sqes[k.notify];
+  if (k.notify() >= t.ccu.sqes.size()) return "CCU_GRAPH";
+  const CcuSqe& q = t.ccu.sqes[k.notify()];
   return fmt::format("CCU_GRAPH die {} mission {} instructions [{},{}) args {}", q.die, q.mission, q.inst_start,
                      u32{q.inst_start} + q.inst_count, q.arg_size);
 }
@@ -192,9 +192,9 @@ std::string task_ref(const Trace& t, u32 task) {
       where += (where.empty() ? "" : ", ") + t.aiv.records[l->record].origin;
     return fmt::format("{}{}{}", task_position(t, task), id, where.empty() ? "" : " (" + where + ")");
   }
-  if (k.type == TaskType::AIV_GRAPH && k.notify < t.aiv.records.size() && !t.aiv.records[k.notify].origin.empty() &&
+  if (k.type == TaskType::AIV_GRAPH && k.notify() < t.aiv.records.size() && !t.aiv.records[k.notify()].origin.empty() &&
       k.line == 0)
-    return fmt::format("{} ({})", task_position(t, task), t.aiv.records[k.notify].origin);
+    return fmt::format("{} ({})", task_position(t, task), t.aiv.records[k.notify()].origin);
   u32 line = k.line;
   if (const CcuMission* m = ccu_mission_of(t, task, nullptr); m && m->placeholder != kNone)
     line = t.tasks[m->placeholder].line;
@@ -209,12 +209,12 @@ std::string describe_sync(const Trace& t, u32 task) {
   if (const AivLaunch* l = aiv_launch_of(t, task, &seq)) return describe_aiv_node(t, *l, l->nodes[seq]);
   if (const CcuMission* m = ccu_mission_of(t, task, &seq)) {
     const CcuNodeInfo& n = m->nodes[seq];
-    std::string where = k.type == TaskType::RECORD ? fmt::format("{}\u2192{} ", k.rank, k.peer) : std::string();
+    std::string where = k.type == TaskType::RECORD ? fmt::format("{}\u2192{} ", k.rank, k.peer()) : std::string();
     return fmt::format("{}(ccu {}die {} cke {} mask {:#x}{})", name(k.type), where, n.die, n.cke, n.mask,
                        n.kind == CcuNodeKind::Blocked ? ", never satisfied" : "");
   }
-  std::string_view key = t.notify_name(k.notify);
-  return fmt::format("{}({}\u2192{} #{}{}{})", name(k.type), record_rank(k), wait_rank(k), k.notify,
+  std::string_view key = t.notify_name(k.notify());
+  return fmt::format("{}({}\u2192{} #{}{}{})", name(k.type), record_rank(k), wait_rank(k), k.notify(),
                      key.empty() ? "" : " ", key);
 }
 
@@ -265,7 +265,7 @@ std::string generic_task_description(const Trace& t, u32 task) {
   switch (k.type) {
     case TaskType::TRANS_MEM:
     case TaskType::REDUCE:
-      if (k.group_count == 1) {
+      if (k.group_count() == 1) {
         const Group& g = t.group(k, 0);
         if (k.type == TaskType::TRANS_MEM && g.src_count == 1) {
           out += " src=" + slice(g.first_src);
@@ -280,7 +280,7 @@ std::string generic_task_description(const Trace& t, u32 task) {
     case TaskType::BATCH_TRANS_MEM:
     case TaskType::BATCH_REDUCE:
       out += k.type == TaskType::BATCH_TRANS_MEM ? " pairs=[" : " groups=[";
-      for (u32 i = 0; i < k.group_count; ++i) {
+      for (u32 i = 0; i < k.group_count(); ++i) {
         const Group& g = t.group(k, i);
         if (i) out += "; ";
         for (u32 s = 0; s < g.src_count; ++s) out += (s ? ", " : "") + slice(g.first_src + s);
@@ -298,7 +298,7 @@ std::string generic_task_description(const Trace& t, u32 task) {
       if (!(k.flags & kTaskCcu)) return describe_ccu_placeholder(t, k);
       break;
     case TaskType::AIV_GRAPH:
-      if (k.notify < t.aiv.records.size()) return fmt::format("AIV_GRAPH launch {}", t.aiv.records[k.notify].launch);
+      if (k.notify() < t.aiv.records.size()) return fmt::format("AIV_GRAPH launch {}", t.aiv.records[k.notify()].launch);
       break;
   }
   if (is_reduce_task(k.type))

@@ -51,7 +51,7 @@ void aiv_task_ref(const Trace& t, u32 task, TaskRef& ref);
 void ccu_task_ref(const Trace& t, u32 task, TaskRef& ref);
 
 // A RECORD/WAIT's key endpoints.
-inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer; }
-inline u32 wait_rank(const Task& k) { return k.type == TaskType::WAIT ? k.rank : k.peer; }
+inline u32 record_rank(const Task& k) { return k.type == TaskType::RECORD ? k.rank : k.peer(); }
+inline u32 wait_rank(const Task& k) { return k.type == TaskType::WAIT ? k.rank : k.peer(); }
 
 }  // namespace cc

@@ -20,7 +20,7 @@ std::string step_text(const Trace& t, u32 step) {
 
 bool moves_nothing(const Trace& t, const Task& k) {
   if (!is_data_task(k.type)) return false;
-  for (u32 g = 0; g < k.group_count; ++g)
+  for (u32 g = 0; g < k.group_count(); ++g)
     if (t.slices[t.group(k, g).dst].len) return false;
   return true;
 }

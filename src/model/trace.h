@@ -89,15 +89,30 @@ struct Task {
   u32 stream = 0;  // stream id as written in the file
   // (Its position within the stream is Trace::task_index: the stream ranges
   // give it, and 4 bytes a task are 40 MB at 10^7 tasks.)
-  // Data tasks: groups [first_group, first_group+group_count).
-  u32 first_group = 0;
-  u32 group_count = 0;
-  // RECORD: peer = waitRank; WAIT: peer = recordRank.
-  u32 peer = 0;
-  u32 notify = 0;  // RECORD/WAIT: notifyId; CCU_GRAPH record: index into Trace::ccu.sqes;
-                   // AIV_GRAPH record: index into Trace::aiv.records
   u32 line = 0;  // 1-based line of the source file (0: none)
+
+  // A data task (is_data_task) has groups [first_group(), first_group() +
+  // group_count()); a RECORD or WAIT has a peer() (RECORD: waitRank, WAIT:
+  // recordRank) and a notify() (its notifyId); a CCU_GRAPH record's
+  // notify() is its index into Trace::ccu.sqes, an AIV_GRAPH record's its
+  // index into Trace::aiv.records. No task uses both pairs, so they share
+  // 8 bytes (80 MB at 10^7 tasks); each reads as 0 on a task of the other
+  // kind, and a setter writes the shared slot: set the type first, then
+  // only the pair of its kind.
+  u32 first_group() const { return is_data_task(type) ? slot_a_ : 0; }
+  u32 group_count() const { return is_data_task(type) ? slot_b_ : 0; }
+  u32 peer() const { return is_data_task(type) ? 0 : slot_a_; }
+  u32 notify() const { return is_data_task(type) ? 0 : slot_b_; }
+  void set_first_group(u32 v) { slot_a_ = v; }
+  void set_group_count(u32 v) { slot_b_ = v; }
+  void set_peer(u32 v) { slot_a_ = v; }
+  void set_notify(u32 v) { slot_b_ = v; }
+
+ private:
+  u32 slot_a_ = 0;  // first_group or peer
+  u32 slot_b_ = 0;  // group_count or notify
 };
+static_assert(sizeof(Task) == 28);
 
 struct Stream {
   u32 rank = 0;
@@ -206,7 +221,7 @@ struct Trace {
   // other buffers and an unknown operator.
   u64 implied_size(u32 rank, BufId buf) const;
 
-  const Group& group(const Task& t, u32 i) const { return groups[t.first_group + i]; }
+  const Group& group(const Task& t, u32 i) const { return groups[t.first_group() + i]; }
   const Slice& slice(u32 i) const { return slices[i]; }
   u32 stream_of(u32 task) const;  // index into `streams` (binary search)
 };

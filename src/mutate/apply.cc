@@ -25,8 +25,8 @@ Task sync_task(TaskType type, u32 rank, u32 stream, u32 notify) {
   k.type = type;
   k.rank = rank;
   k.stream = stream;
-  k.peer = rank;
-  k.notify = notify;
+  k.set_peer(rank);
+  k.set_notify(notify);
   return k;
 }
 
@@ -35,7 +35,7 @@ Task sync_task(TaskType type, u32 rank, u32 stream, u32 notify) {
 u32 fresh_local_id(const Trace& t, u32 rank, u32 ch, u32 type, std::set<u32>& taken) {
   if (taken.empty())
     for (const Task& k : t.tasks)
-      if (is_sync_task(k.type) && k.rank == rank && k.peer == rank) taken.insert(k.notify);
+      if (is_sync_task(k.type) && k.rank == rank && k.peer() == rank) taken.insert(k.notify());
   u32 id = (ch & 0xff) << 4 | type;
   for (u32 top = 0xffffffffu; taken.count(id); --top) id = top;
   taken.insert(id);
@@ -83,7 +83,7 @@ Result<Applied> apply_fault(const Trace& t, FaultKind kind, const Site& s) {
       u32 a = st.first_task + s.arg, b = a + 1;
       const Task& ra = t.tasks[a];
       const Task& wb = t.tasks[b];
-      if (ra.type != TaskType::RECORD || wb.type != TaskType::WAIT || ra.peer == ra.rank || wb.peer == wb.rank)
+      if (ra.type != TaskType::RECORD || wb.type != TaskType::WAIT || ra.peer() == ra.rank || wb.peer() == wb.rank)
         continue;
       std::swap(e.task(a), e.task(b));
       ranks += fmt::format("{}{}", ranks.empty() ? "" : ",", st.rank);
@@ -113,13 +113,18 @@ Result<Applied> apply_fault(const Trace& t, FaultKind kind, const Site& s) {
       e.remove(s.other);
       what = fmt::format("deleted {} and {}", brief(t, s.task), brief(t, s.other));
       break;
-    case K::SwapNotify:
-      std::swap(e.task(s.task).notify, e.task(s.other).notify);
+    case K::SwapNotify: {
+      Task& a = e.task(s.task);
+      Task& b = e.task(s.other);
+      u32 id = a.notify();
+      a.set_notify(b.notify());
+      b.set_notify(id);
       what = fmt::format("swapped the notify ids of {} and {}", brief(t, s.task), brief(t, s.other));
       break;
+    }
     case K::RetargetRecord:
-      e.task(s.task).peer = s.arg;
-      what = fmt::format("{}: waitRank {} became {}", brief(t, s.task), k.peer, s.arg);
+      e.task(s.task).set_peer(s.arg);
+      what = fmt::format("{}: waitRank {} became {}", brief(t, s.task), k.peer(), s.arg);
       break;
     case K::ShiftDst:
     case K::ShiftSrc: {

@@ -87,14 +87,14 @@ const FaultInfo* find_fault(std::string_view name) {
 
 namespace {
 
-bool local_sync(const Task& k) { return is_sync_task(k.type) && k.peer == k.rank; }
-bool cross_sync(const Task& k, TaskType t) { return k.type == t && k.peer != k.rank; }
+bool local_sync(const Task& k) { return is_sync_task(k.type) && k.peer() == k.rank; }
+bool cross_sync(const Task& k, TaskType t) { return k.type == t && k.peer() != k.rank; }
 
 const Slice& first_src(const Trace& t, const Task& k) { return t.slices[t.group(k, 0).first_src]; }
 const Slice& first_dst(const Trace& t, const Task& k) { return t.slices[t.group(k, 0).dst]; }
 
 bool has_source(const Trace& t, const Task& k) {
-  return is_data_task(k.type) && k.group_count > 0 && t.group(k, 0).src_count > 0;
+  return is_data_task(k.type) && k.group_count() > 0 && t.group(k, 0).src_count > 0;
 }
 
 // The stream's first and last task ids of slave streams.
@@ -134,7 +134,7 @@ std::vector<Site> fault_sites(const Trace& t, FaultKind kind) {
     for (u32 id = 0; id < n; ++id) {
       const Task& k = t.tasks[id];
       if (k.type != TaskType::RECORD || g.partner[id] == kNone) continue;
-      if (kind == K::DropHandshake && k.peer != k.rank) out.push_back({id, g.partner[id], 0});
+      if (kind == K::DropHandshake && k.peer() != k.rank) out.push_back({id, g.partner[id], 0});
       if (kind == K::DropSlaveRecordAndWait && slave_last[id] && local_sync(k))
         out.push_back({id, g.partner[id], 0});
     }
@@ -169,18 +169,18 @@ std::vector<Site> fault_sites(const Trace& t, FaultKind kind) {
         if (k.type != TaskType::RECORD) break;
         for (u32 j = id + 1; j < n && t.tasks[j].rank == k.rank && t.tasks[j].stream == k.stream; ++j) {
           if (t.tasks[j].type != TaskType::RECORD) continue;
-          if (t.tasks[j].notify != k.notify) out.push_back({id, j});
+          if (t.tasks[j].notify() != k.notify()) out.push_back({id, j});
           break;
         }
         break;
       case K::RetargetRecord:
         if (cross_sync(k, TaskType::RECORD)) {
-          u32 q = other_rank(k.rank, k.peer, k.peer);
+          u32 q = other_rank(k.rank, k.peer(), k.peer());
           if (q != kNone) out.push_back({id, kNone, q});
         }
         break;
       case K::ShiftDst:
-        if (is_data_task(k.type) && k.group_count && first_dst(t, k).len) out.push_back({id});
+        if (is_data_task(k.type) && k.group_count() && first_dst(t, k).len) out.push_back({id});
         break;
       case K::ShiftSrc:
         if (has_source(t, k) && first_src(t, k).len) out.push_back({id});
@@ -217,7 +217,7 @@ std::vector<Site> fault_sites(const Trace& t, FaultKind kind) {
         if (slave_last[id] && local_sync(k) && k.type == TaskType::RECORD) out.push_back({id});
         break;
       case K::GrowSlice:
-        if (is_data_task(k.type) && k.group_count &&
+        if (is_data_task(k.type) && k.group_count() &&
             t.buffer_size(first_dst(t, k).rank, first_dst(t, k).buf) != BufferSizes::kUndeclared)
           out.push_back({id});
         break;

@@ -8,12 +8,12 @@ void TraceEdit::remove(u32 task) { removed_[task] = 1; }
 
 u32 slice_count(const Trace& t, const Task& k) {
   u32 n = 0;
-  for (u32 g = 0; g < k.group_count; ++g) n += t.group(k, g).src_count + 1;
+  for (u32 g = 0; g < k.group_count(); ++g) n += t.group(k, g).src_count + 1;
   return n;
 }
 
 u32 slice_index(const Trace& t, const Task& k, u32 i) {
-  for (u32 g = 0; g < k.group_count; ++g) {
+  for (u32 g = 0; g < k.group_count(); ++g) {
     const Group& gr = t.group(k, g);
     if (i < gr.src_count) return gr.first_src + i;
     if (i == gr.src_count) return gr.dst;
@@ -23,7 +23,7 @@ u32 slice_index(const Trace& t, const Task& k, u32 i) {
 }
 
 bool slice_is_dst(const Trace& t, const Task& k, u32 i) {
-  for (u32 g = 0; g < k.group_count; ++g) {
+  for (u32 g = 0; g < k.group_count(); ++g) {
     const Group& gr = t.group(k, g);
     if (i <= gr.src_count) return i == gr.src_count;
     i -= gr.src_count + 1;
@@ -37,8 +37,8 @@ Slice& TraceEdit::slice(u32 id, u32 i) {
     // Copy the task's groups and slices so that the change stays private.
     own_slices_[id] = 1;
     u32 first = static_cast<u32>(t_.groups.size());
-    for (u32 g = 0; g < k.group_count; ++g) {
-      Group gr = t_.groups[k.first_group + g];
+    for (u32 g = 0; g < k.group_count(); ++g) {
+      Group gr = t_.groups[k.first_group() + g];
       u32 src = static_cast<u32>(t_.slices.size());
       for (u32 s = 0; s < gr.src_count; ++s) t_.slices.push_back(t_.slices[gr.first_src + s]);
       Slice dst = t_.slices[gr.dst];
@@ -47,7 +47,7 @@ Slice& TraceEdit::slice(u32 id, u32 i) {
       t_.slices.push_back(dst);
       t_.groups.push_back(gr);
     }
-    k.first_group = first;
+    k.set_first_group(first);
   }
   return t_.slices[slice_index(t_, k, i)];
 }

@@ -34,9 +34,9 @@ constexpr u32 kLabelGroups = 6;
 // Slices of a data task, one per line: each source, then "→ destination".
 std::string slice_lines(const Trace& t, const Task& k) {
   std::string out;
-  for (u32 gi = 0; gi < k.group_count; ++gi) {
-    if (gi == kLabelGroups && k.group_count > kLabelGroups + 1) {
-      out += fmt::format("\n… {} more groups", k.group_count - gi);
+  for (u32 gi = 0; gi < k.group_count(); ++gi) {
+    if (gi == kLabelGroups && k.group_count() > kLabelGroups + 1) {
+      out += fmt::format("\n… {} more groups", k.group_count() - gi);
       break;
     }
     const Group& g = t.group(k, gi);

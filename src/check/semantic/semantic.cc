@@ -44,7 +44,7 @@ class Simulator {
     reads_.clear();
     spans_.clear();
     ok_.clear();
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& g = t_.group(k, gi);
       bool ok = follow && valid_group(k, g);
       ok_.push_back(ok);
@@ -61,7 +61,7 @@ class Simulator {
       }
     }
     std::size_t span = 0;
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& g = t_.group(k, gi);
       const Slice& d = t_.slices[g.dst];
       std::size_t first_span = span;

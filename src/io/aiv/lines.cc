@@ -66,7 +66,7 @@ Status parse_aiv_task(element e, Trace& t, Task& task) {
   u64 l = 0;
   if (Status st = get_u64(launch, "launch", l); !st) return Error{"AIV_GRAPH " + st.message()};
   if (t.aiv.records.size() >= 0xfffffffeu) return Error{"too many AIV_GRAPH tasks"};
-  task.notify = static_cast<u32>(t.aiv.records.size());
+  task.set_notify(static_cast<u32>(t.aiv.records.size()));
   t.aiv.records.push_back({l, {}, false});
   return {};
 }
@@ -79,7 +79,7 @@ Status finish_aiv_lines(const Trace& t, u32 header_line, u32& line) {
     BufId b = it->second;
     line = kNone;
     for (const Task& k : t.tasks)
-      for (u32 gi = 0; gi < k.group_count; ++gi) {
+      for (u32 gi = 0; gi < k.group_count(); ++gi) {
         const Group& g = t.group(k, gi);
         for (u32 i = 0; i <= g.src_count; ++i)
           if (t.slices[i < g.src_count ? g.first_src + i : g.dst].buf == b) line = std::min(line, k.line);
@@ -97,8 +97,8 @@ void attach_snapshot_files(Trace& t, const std::string& dir, std::vector<Finding
   std::map<std::pair<u32, u64>, u32> read;  // (rank, launch) -> snapshot
   for (u32 id = 0; id < t.tasks.size(); ++id) {
     const Task& k = t.tasks[id];
-    if (k.type != TaskType::AIV_GRAPH || (k.flags & kTaskAiv) || k.notify >= t.aiv.records.size()) continue;
-    const AivRecord& rec = t.aiv.records[k.notify];
+    if (k.type != TaskType::AIV_GRAPH || (k.flags & kTaskAiv) || k.notify() >= t.aiv.records.size()) continue;
+    const AivRecord& rec = t.aiv.records[k.notify()];
     if (read.count({k.rank, rec.launch})) continue;
     std::string name = aiv_snapshot_file_name(k.rank, rec.launch);
     used.insert(name);
@@ -110,7 +110,7 @@ void attach_snapshot_files(Trace& t, const std::string& dir, std::vector<Finding
       f.details.push_back("Record : " + rec.origin);
       f.tasks.push_back(id);
       findings.push_back(std::move(f));
-      t.aiv.records[k.notify].carried = true;
+      t.aiv.records[k.notify()].carried = true;
     };
     std::error_code ec;
     if (!fs::exists(path, ec)) {

@@ -100,9 +100,9 @@ void settle(Trace& t, const SyncUse* b, const SyncUse* end, const std::map<u64, 
     u32 notify = b->id > 0xffffffffu ? wide.at(b->id) : static_cast<u32>(b->id);
     for (const SyncUse* u = b; u != e; ++u) {
       Task& k = t.tasks[u->task];
-      k.notify = notify;
+      k.set_notify(notify);
       // Until here Task::peer holds the peer the record stores.
-      k.peer = recorded_peers && k.peer != u->rank ? k.peer : lowest_other(lowest, second, u->rank);
+      k.set_peer(recorded_peers && k.peer() != u->rank ? k.peer() : lowest_other(lowest, second, u->rank));
     }
     if (ranks >= 3 || ranks == 1) {
       u64 id = b->id;

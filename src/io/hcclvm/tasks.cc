@@ -167,8 +167,8 @@ void TaskTranslator::data_task(const TaskRow& row, TaskType type, u64 len) {
   t.reduce_op = t_.op.reduce_op;
   bool local = src.slice.rank == t.rank && dst.slice.rank == t.rank;
   t.link = local ? Link::LOCAL : k.protocol == 2 ? Link::RDMA : Link::SDMA;  // advisory (§8.5)
-  t.first_group = static_cast<u32>(t_.groups.size());
-  t.group_count = 1;
+  t.set_first_group(static_cast<u32>(t_.groups.size()));
+  t.set_group_count(1);
   Group g;
   g.first_src = static_cast<u32>(t_.slices.size());
   g.src_count = 1;
@@ -261,7 +261,7 @@ void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
         s.type = record ? TaskType::RECORD : TaskType::WAIT;
         s.rank = m.rank;
         s.stream = static_cast<u32>(k.stream);
-        s.peer = record ? k.dst_rank : k.src_rank;  // as stored; decided by the notify inference
+        s.set_peer(record ? k.dst_rank : k.src_rank);  // as stored; decided by the notify inference
         push(s);
         break;
       }
@@ -272,7 +272,7 @@ void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
         c.type = TaskType::CCU_GRAPH;
         c.rank = m.rank;
         c.stream = static_cast<u32>(k.stream);
-        c.notify = static_cast<u32>(t_.ccu.sqes.size());
+        c.set_notify(static_cast<u32>(t_.ccu.sqes.size()));
         t_.ccu.sqes.push_back(q);
         push(c);
         break;
@@ -283,7 +283,7 @@ void TaskTranslator::member(const OpRow& m, const OpTasks& tasks) {
         a.type = TaskType::AIV_GRAPH;
         a.rank = m.rank;
         a.stream = static_cast<u32>(k.stream);
-        a.notify = static_cast<u32>(t_.aiv.records.size());
+        a.set_notify(static_cast<u32>(t_.aiv.records.size()));
         t_.aiv.records.push_back({k.launch_idx, fmt::format("{} row {}", table_, row.id), false});
         push(a);
         break;

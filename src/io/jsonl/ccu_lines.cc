@@ -217,7 +217,7 @@ Status parse_ccu_task(element e, Trace& t, Task& task) {
     q.arg_size = static_cast<u32>(v);
   }
   if (t.ccu.sqes.size() >= 0xfffffffeu) return Error{"too many CCU_GRAPH tasks"};
-  task.notify = static_cast<u32>(t.ccu.sqes.size());
+  task.set_notify(static_cast<u32>(t.ccu.sqes.size()));
   task.link = Link::CCU;
   t.ccu.sqes.push_back(q);
   return {};

@@ -92,7 +92,7 @@ bool merge_part(JsonlParser& main, JsonlParser& part, u64 line_base) {
     // Only data tasks point at groups; the others keep 0 as they are read.
     if (k.type == TaskType::TRANS_MEM || k.type == TaskType::BATCH_TRANS_MEM || k.type == TaskType::REDUCE ||
         k.type == TaskType::BATCH_REDUCE)
-      k.first_group += group0;
+      k.set_first_group(k.first_group() + group0);
     k.tag = tag_of[k.tag];
     k.line = static_cast<u32>(k.line + line_base);
   }

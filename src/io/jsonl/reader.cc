@@ -162,8 +162,8 @@ Status JsonlParser::finish_findings(const std::vector<u32>& new_id) {
     // used, which the expansion must not report a second time.
     if (f.code == 107 && f.tasks.size() == 1) {
       const Task& k = out_.trace.tasks[f.tasks[0]];
-      if (k.type == TaskType::AIV_GRAPH && k.notify < out_.trace.aiv.records.size())
-        out_.trace.aiv.records[k.notify].carried = true;
+      if (k.type == TaskType::AIV_GRAPH && k.notify() < out_.trace.aiv.records.size())
+        out_.trace.aiv.records[k.notify()].carried = true;
     }
   }
   std::sort(stand_in.begin(), stand_in.end());
@@ -320,7 +320,7 @@ Status JsonlParser::group_srcs(element e, std::string_view what, Group& g) {
 Status JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) {
   Trace& t = out_.trace;
   if (t.groups.size() >= 0xfffffffeu) return Error{"too many tasks"};
-  task.first_group = static_cast<u32>(t.groups.size());
+  task.set_first_group(static_cast<u32>(t.groups.size()));
   auto one_group = [&](element obj, std::string_view ctx) -> Status {
     JsonField src, srcs, dst;
     CC_TRY(read_fields(obj, {{"src", &src}, {"srcs", &srcs}, {"dst", &dst}}, {ctx}));
@@ -345,7 +345,7 @@ Status JsonlParser::data_groups(element e, Task& task, bool batch, bool reduce) 
     if (reduce && !t.recorded_lens.empty() && t.recorded_lens.back().first == g.dst)
       return Error{"only a copy's \"dst\" may have \"recordedLen\" (a reduce's lengths must agree)"};
     t.groups.push_back(g);
-    ++task.group_count;
+    task.set_group_count(task.group_count() + 1);
     return {};
   };
   if (!batch) return one_group(e, fmt::format("{}", name(task.type)));
@@ -467,14 +467,16 @@ Status JsonlParser::task(element e) {
     case TaskType::RECORD:
     case TaskType::WAIT: {
       if (!notify.is_valid()) return Error{fmt::format("{} lacks \"notifyId\"", name(task.type))};
-      CC_TRY(get_u32(notify, "notifyId", task.notify));
+      u32 id = 0;
+      CC_TRY(get_u32(notify, "notifyId", id));
+      task.set_notify(id);
       JsonField peer = task.type == TaskType::RECORD ? wait_rank : record_rank;
-      task.peer = task.rank;
+      task.set_peer(task.rank);
       if (peer.is_valid()) {
         u64 p = 0;
         const char* key = task.type == TaskType::RECORD ? "waitRank" : "recordRank";
         CC_TRY(get_u64(peer, key, p));
-        task.peer = p > 0xffffffffu ? kNone : static_cast<u32>(p);  // outside: 101
+        task.set_peer(p > 0xffffffffu ? kNone : static_cast<u32>(p));  // outside: 101
       }
       // The source dropped the notify index (kTaskNotifyIndexLost).
       if (index_lost.is_valid()) {

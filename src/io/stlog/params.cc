@@ -147,7 +147,7 @@ void warn_scatter_relay(const Trace& t, std::vector<Finding>& findings) {
     const Task& k = t.tasks[id];
     if (!is_data_task(k.type)) continue;
     bool writes_input = false;
-    for (u32 g = 0; g < k.group_count; ++g) {
+    for (u32 g = 0; g < k.group_count(); ++g) {
       const Slice& d = t.slices[t.group(k, g).dst];
       if (d.buf != kInput || d.len == 0 || d.rank >= t.op.ranks || d.rank == t.op.root ||
           t.buffer_size(d.rank, kInput) != *room)

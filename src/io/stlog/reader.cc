@@ -204,8 +204,8 @@ Status Parser::add_task(const StTask& s, u32 no, std::string_view text) {
                    const StSlice& dst, Link link) {
     k.type = type;
     k.link = link;
-    k.first_group = static_cast<u32>(t.groups.size());
-    k.group_count = 1;
+    k.set_first_group(static_cast<u32>(t.groups.size()));
+    k.set_group_count(1);
     Group g;
     g.first_src = static_cast<u32>(t.slices.size());
     for (std::size_t i = 0; i < n; ++i) slice(src_rank, srcs[i]);
@@ -224,7 +224,7 @@ Status Parser::add_task(const StTask& s, u32 no, std::string_view text) {
   };
   auto sync = [&](TaskType type, u32 peer, const NotifyKey& key) {
     k.type = type;
-    k.peer = peer;
+    k.set_peer(peer);
     auto [it, added] = cur_->keys.emplace(key, static_cast<u32>(cur_->keys.size() + 1));
     if (added) t.notify_names.emplace_back(it->second, key_name(key));
     // A cross-rank key prints neither the transport nor the plane of its
@@ -232,7 +232,7 @@ Status Parser::add_task(const StTask& s, u32 no, std::string_view text) {
     // the CCU form print their topic and name one. Ids grow: sorted.
     if (added && !key.local && key.type != static_cast<u8>(StNotifyType::CCU))
       t.inexact_notifies.push_back(it->second);
-    k.notify = it->second;
+    k.set_notify(it->second);
   };
   auto unknown = [&](u16 code, std::string message) {
     k.type = TaskType::UNKNOWN;

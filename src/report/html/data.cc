@@ -210,7 +210,7 @@ void append_memory(std::string& out, const Trace& t, const Selection& sel) {
   for (u32 pos = 0; pos < sel.tasks.size(); ++pos) {
     const Task& k = t.tasks[sel.tasks[pos]];
     if (!is_data_task(k.type)) continue;
-    for (u32 gi = 0; gi < k.group_count; ++gi) {
+    for (u32 gi = 0; gi < k.group_count(); ++gi) {
       const Group& g = t.group(k, gi);
       for (u32 i = 0; i < g.src_count; ++i) access(pos, g.first_src + i, false);
       access(pos, g.dst, true);
