@@ -123,8 +123,8 @@ TaskGraph build_graph(const Trace& trace, SimulationHooks* hooks = nullptr, unsi
 // Frees key_of, key_begin, key_tasks, pair_begin and pairs (key_count
 // stays) of a complete graph: only the graph's own build and the checks of
 // stages 1 and 3 read them, and at 10^7 tasks they hold 10-12 bytes per
-// task that stages 4 and 5 can use instead. An incomplete graph keeps them (reverse_priority_order
-// tells a WAIT that never ran by its key).
+// task that stages 4 and 5 can use instead. An incomplete graph keeps them
+// (reverse_priority_order tells a WAIT that never ran by its key).
 void release_sync_keys(TaskGraph& graph);
 
 // Makes `order` again from `tau` (the `executed` tasks that have a place in
